@@ -1,0 +1,912 @@
+"""The scoring rules of Modern American and classic Canasta, as in shared/RULES.md.
+
+Pure Python: no Flask, SQLAlchemy or WTForms. Frozen dataclasses in, frozen
+dataclasses out, and `RuleError` (a list of `Problem`) for a hand the rules refuse.
+
+Glossary
+    Preset      one table's set of values (modern, cla, wca, classic): data, not code.
+    Rules       the rules of one game: a preset plus the table's overrides.
+    Table       the sides, their players in seat order and the first dealer.
+    SideEntry   what one side reports after one hand (3s, canastas, penalties, Count).
+    Cards       the counting grid: cards melded and left in hand, by kind.
+    Hand        one SideEntry per side.
+    Base        3s + canastas + bonuses - penalties.
+    Count       card points melded minus card points left in hand.
+    SideScore   Base, Count, hand total, cumulative and next Minimum Count of one side.
+    GameScore   every hand's scores, the totals, and whether the game is over.
+    Problem     one broken rule: the path of the field at fault and a message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Mapping, Sequence
+
+MODERN_PRESETS = ("modern", "cla", "wca")
+PRESET_KEYS = ("modern", "cla", "wca", "classic")
+WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
+
+
+# --- Errors -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule: where (a path into the entries) and why, in a card player's words."""
+
+    path: tuple
+    message: str
+
+
+class RuleError(Exception):
+    """A hand, a table or a set of rules that the rules refuse; carries every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = tuple(problems)
+        super().__init__("; ".join(p.message for p in self.problems))
+
+    def prefixed(self, *prefix) -> "RuleError":
+        """The same problems with their paths placed under `prefix`."""
+        return RuleError([Problem(tuple(prefix) + p.path, p.message) for p in self.problems])
+
+
+# --- Presets: one table of values per preset ----------------------------------
+
+SPECIAL_HAND_NAMES = {
+    "straight": "Straight (A to K plus a joker)",
+    "pairs": "Seven pairs",
+    "wild_pairs": "Wild pairs",
+    "miami_pairs": "Miami pairs",
+    "pungs_kongs": "Pungs and kongs (4-4-3-3)",
+    "zip_code": "Zip code (2-2-3-3-4)",
+    "blast_off": "Blast off (5-4-3-2)",
+    "triples": "Triples (3-3-3-3-2)",
+    "quads": "Quads (4-4-4-2)",
+    "dream_4": "Dream hand (5-5-4)",
+    "dream_5": "Dream hand (5-4-5 with wilds)",
+    "dream_545": "Dream 5-4-5 (natural)",
+    "deuce_pairs": "Deuce pairs",
+}
+
+WILD_CANASTA_NAMES = {
+    "deuces": "seven 2s",
+    "jokers": "four jokers and three 2s",
+    "mixed": "other wild mix",
+}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """The values one kind of table plays with."""
+
+    key: str
+    name: str
+    description: str
+    modern: bool  # exposed 3s of both colours, special canastas, special hands
+    target: int
+    threes_schedule: tuple[int, ...]  # value of n 3s of one colour (classic: red 3s, 2 decks)
+    threes_schedule_three_decks: tuple[int, ...]  # classic with three sides
+    all_eight_threes: int | None  # wca: a side holding all eight 3s
+    natural_canasta: int
+    mixed_canasta: int
+    sevens_canasta: int
+    aces_canasta: int
+    wild_canasta: Mapping[str, int]
+    going_out: int
+    going_out_concealed: int | None
+    canastas_to_go_out: int
+    perfect_cut_default: bool
+    perfect_cut_bonus: int
+    incomplete_sevens: int
+    incomplete_aces: int
+    incomplete_wild: int
+    dirty_sevens: int
+    dirty_aces: int
+    three_in_hand: int
+    last_draw_three: int
+    red_three_in_hand: int
+    failed_go_out_ask: int
+    failed_pile_take: int
+    wipeout_default: bool
+    special_hands: Mapping[str, int]
+    minimum_counts: tuple[tuple[int, int], ...]  # (from cumulative, minimum count), ascending; the first row covers everything below
+
+    @property
+    def special_canastas(self) -> bool:
+        """Whether sevens, pure-aces and wild-card canastas exist in this preset."""
+        return self.modern
+
+
+_MODERN_MINIMUM_COUNTS = ((-(10**9), 125), (3000, 155), (5000, 180))
+_MODERN_THREES = (0, 100, 300, 500, 1000)
+_NOT_MODERN = dict(
+    going_out_concealed=None,
+    red_three_in_hand=0,
+    failed_go_out_ask=0,
+    failed_pile_take=0,
+    threes_schedule_three_decks=(),
+)
+
+PRESETS: Mapping[str, Preset] = {
+    "modern": Preset(
+        key="modern",
+        name="Modern American",
+        description="Modern American Canasta: 8,500 to win, special canastas and special hands.",
+        modern=True,
+        target=8500,
+        threes_schedule=_MODERN_THREES,
+        all_eight_threes=None,
+        natural_canasta=500,
+        mixed_canasta=300,
+        sevens_canasta=2500,
+        aces_canasta=2500,
+        wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
+        going_out=100,
+        canastas_to_go_out=2,
+        perfect_cut_default=True,
+        perfect_cut_bonus=100,
+        incomplete_sevens=2500,
+        incomplete_aces=2500,
+        incomplete_wild=2000,
+        dirty_sevens=1500,
+        dirty_aces=1500,
+        three_in_hand=100,
+        last_draw_three=100,
+        wipeout_default=False,
+        special_hands={"straight": 3000, "pairs": 2500, "wild_pairs": 2000,
+                       "pungs_kongs": 2000, "zip_code": 2500},
+        minimum_counts=_MODERN_MINIMUM_COUNTS,
+        **_NOT_MODERN,
+    ),
+    "cla": Preset(
+        key="cla",
+        name="CLA",
+        description="Canasta League of America: modern scoring with more special hands; a last-card 3 costs 5.",
+        modern=True,
+        target=8500,
+        threes_schedule=_MODERN_THREES,
+        all_eight_threes=None,
+        natural_canasta=500,
+        mixed_canasta=300,
+        sevens_canasta=2500,
+        aces_canasta=2500,
+        wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
+        going_out=100,
+        canastas_to_go_out=2,
+        perfect_cut_default=True,
+        perfect_cut_bonus=100,
+        incomplete_sevens=2500,
+        incomplete_aces=2500,
+        incomplete_wild=2000,
+        dirty_sevens=1500,
+        dirty_aces=1500,
+        three_in_hand=100,
+        last_draw_three=5,
+        wipeout_default=False,
+        special_hands={"pairs": 2500, "wild_pairs": 2000, "miami_pairs": 2500,
+                       "pungs_kongs": 3000, "zip_code": 2500, "blast_off": 3000,
+                       "triples": 3500, "quads": 3500, "dream_4": 8500, "dream_5": 8500},
+        minimum_counts=_MODERN_MINIMUM_COUNTS,
+        **_NOT_MODERN,
+    ),
+    "wca": Preset(
+        key="wca",
+        name="WCA",
+        description="World Canasta Association: bigger wild canastas, 200 for going out, wipeout on.",
+        modern=True,
+        target=8500,
+        threes_schedule=_MODERN_THREES,
+        all_eight_threes=3000,
+        natural_canasta=500,
+        mixed_canasta=300,
+        sevens_canasta=2500,
+        aces_canasta=2500,
+        wild_canasta={"deuces": 4000, "jokers": 3000, "mixed": 2500},
+        going_out=200,
+        canastas_to_go_out=2,
+        perfect_cut_default=True,
+        perfect_cut_bonus=100,
+        incomplete_sevens=2500,
+        incomplete_aces=2500,
+        incomplete_wild=2500,
+        dirty_sevens=1500,
+        dirty_aces=1500,
+        three_in_hand=100,
+        last_draw_three=100,
+        wipeout_default=True,
+        special_hands={"straight": 3000, "pairs": 3000, "wild_pairs": 3000,
+                       "miami_pairs": 3000, "pungs_kongs": 3000, "zip_code": 3000,
+                       "blast_off": 3000, "triples": 3000, "quads": 3000,
+                       "dream_545": 3000, "deuce_pairs": 3000},
+        minimum_counts=_MODERN_MINIMUM_COUNTS,
+        **_NOT_MODERN,
+    ),
+    "classic": Preset(
+        key="classic",
+        name="Classic",
+        description="Classic Canasta: 5,000 to win, red 3s only, no special canastas or hands; six players allowed.",
+        modern=False,
+        target=5000,
+        threes_schedule=(0, 100, 200, 300, 800),
+        threes_schedule_three_decks=(0, 100, 200, 300, 400, 1000, 1200),
+        all_eight_threes=None,
+        natural_canasta=500,
+        mixed_canasta=300,
+        sevens_canasta=0,
+        aces_canasta=0,
+        wild_canasta={},
+        going_out=100,
+        going_out_concealed=200,
+        canastas_to_go_out=1,
+        perfect_cut_default=False,
+        perfect_cut_bonus=100,
+        incomplete_sevens=0,
+        incomplete_aces=0,
+        incomplete_wild=0,
+        dirty_sevens=0,
+        dirty_aces=0,
+        three_in_hand=0,
+        last_draw_three=0,
+        red_three_in_hand=500,
+        failed_go_out_ask=100,
+        failed_pile_take=50,
+        wipeout_default=False,
+        special_hands={},
+        minimum_counts=((-(10**9), 15), (0, 50), (1500, 90), (3000, 120)),
+    ),
+}
+
+
+# --- The pack -------------------------------------------------------------------
+
+CARD_POINTS = {"jokers": 50, "deuces": 20, "aces": 20, "high": 10, "low": 5, "black_threes": 5}
+CARD_NAMES = {"jokers": "jokers", "deuces": "2s", "aces": "aces", "high": "8s to kings",
+              "low": "4s to 7s", "black_threes": "black 3s"}
+
+
+@dataclass(frozen=True)
+class Pack:
+    """How many of each card the decks in play hold."""
+
+    decks: int
+
+    @property
+    def jokers(self) -> int:
+        return 2 * self.decks
+
+    def of_rank(self) -> int:
+        """Cards of any one rank (4 per deck)."""
+        return 4 * self.decks
+
+    @property
+    def wild_cards(self) -> int:
+        return self.jokers + self.of_rank()
+
+    @property
+    def threes_of_a_colour(self) -> int:
+        return 2 * self.decks
+
+    def grid_limit(self, kind: str) -> int:
+        """How many cards of one kind of the counting grid the pack holds."""
+        return {"jokers": self.jokers, "deuces": self.of_rank(), "aces": self.of_rank(),
+                "high": 6 * self.of_rank(), "low": 4 * self.of_rank(),
+                "black_threes": self.threes_of_a_colour}[kind]
+
+    def points(self, black_threes_count: bool) -> int:
+        """Card points of the whole pack (black 3s count only in classic)."""
+        kinds = [k for k in CARD_POINTS if black_threes_count or k != "black_threes"]
+        return sum(self.grid_limit(k) * CARD_POINTS[k] for k in kinds)
+
+
+# --- Inputs -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardCounts:
+    """How many cards of each kind: jokers, 2s, aces, 8-K (high), 4-7 (low), black 3s."""
+
+    jokers: int = 0
+    deuces: int = 0
+    aces: int = 0
+    high: int = 0
+    low: int = 0
+    black_threes: int = 0
+
+    def points(self) -> int:
+        """Card points of these cards."""
+        return sum(getattr(self, kind) * value for kind, value in CARD_POINTS.items())
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The counting grid of one side: cards melded and cards left in hand."""
+
+    melded: CardCounts = CardCounts()
+    in_hand: CardCounts = CardCounts()
+
+
+@dataclass(frozen=True)
+class SideEntry:
+    """What one side reports after a hand; field names as in GAME_FORMAT.md."""
+
+    red_threes: int = 0
+    black_threes: int = 0
+    natural_canastas: int = 0
+    mixed_canastas: int = 0
+    sevens_canasta: bool = False
+    aces_canasta: bool = False
+    wild_canasta: str | None = None
+    incomplete_sevens: bool = False
+    incomplete_aces: bool = False
+    incomplete_wild: bool = False
+    dirty_sevens: int = 0
+    dirty_aces: int = 0
+    threes_in_hand: int = 0
+    last_draw_three: bool = False
+    went_out: bool = False
+    concealed: bool = False
+    perfect_cut: bool = False
+    special_hand: str | None = None
+    has_melded: bool | None = None
+    red_threes_in_hand: int = 0
+    failed_go_out_asks: int = 0
+    failed_pile_takes: int = 0
+    count: int | None = None
+    cards: Cards | None = None
+
+    @property
+    def canastas(self) -> int:
+        """Closed canastas of every kind, special ones included."""
+        return (self.natural_canastas + self.mixed_canastas + int(self.sevens_canasta)
+                + int(self.aces_canasta) + int(self.wild_canasta is not None))
+
+    @property
+    def special_canastas(self) -> int:
+        """Closed sevens, pure-aces and wild-card canastas."""
+        return int(self.sevens_canasta) + int(self.aces_canasta) + int(self.wild_canasta is not None)
+
+    def entered_fields(self) -> list[str]:
+        """The names of the fields that hold something other than their default."""
+        return [f.name for f in fields(self) if getattr(self, f.name) != f.default]
+
+
+SIDE_FIELDS = tuple(f.name for f in fields(SideEntry))
+INT_FIELDS = tuple(f.name for f in fields(SideEntry) if f.type == "int")
+BOOL_FIELDS = tuple(f.name for f in fields(SideEntry) if f.type == "bool")
+CARD_KINDS = tuple(f.name for f in fields(CardCounts))
+MODERN_ONLY_FIELDS = ("black_threes", "sevens_canasta", "aces_canasta", "wild_canasta",
+                      "incomplete_sevens", "incomplete_aces", "incomplete_wild",
+                      "dirty_sevens", "dirty_aces", "threes_in_hand", "last_draw_three",
+                      "special_hand")
+CLASSIC_ONLY_FIELDS = ("concealed", "has_melded", "red_threes_in_hand",
+                       "failed_go_out_asks", "failed_pile_takes")
+
+FIELD_LABELS = {
+    "red_threes": "Red 3s", "black_threes": "Black 3s",
+    "natural_canastas": "Natural canastas", "mixed_canastas": "Mixed canastas",
+    "sevens_canasta": "Sevens canasta", "aces_canasta": "Pure aces canasta",
+    "wild_canasta": "Wild-card canasta",
+    "incomplete_sevens": "Unfinished sevens", "incomplete_aces": "Unfinished aces",
+    "incomplete_wild": "Unfinished wild cards",
+    "dirty_sevens": "Players dirty with 7s", "dirty_aces": "Players dirty with aces",
+    "threes_in_hand": "3s left in hand", "last_draw_three": "Last card of the stock was a 3",
+    "went_out": "Went out", "concealed": "Went out concealed", "perfect_cut": "Perfect cut",
+    "special_hand": "Special hand", "has_melded": "Melded this hand",
+    "red_threes_in_hand": "Red 3s left in hand", "failed_go_out_asks": "Asked to go out, then didn't",
+    "failed_pile_takes": "Took the pile, couldn't use the top card",
+    "count": "Count", "cards": "Counting grid",
+}
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand: an entry per side, in side order."""
+
+    sides: tuple[SideEntry, ...]
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side (partnership or single player) and its players in seat order."""
+
+    name: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The sides at the table and who deals first; seats go clockwise, one player from each side in turn."""
+
+    sides: tuple[Side, ...]
+    first_dealer: int = 0
+
+    @property
+    def seats(self) -> int:
+        return sum(len(side.players) for side in self.sides)
+
+    def side_of_seat(self, seat: int) -> int:
+        """The side of the player in this seat."""
+        return seat % len(self.sides)
+
+    def player_of_seat(self, seat: int) -> str:
+        """The name of the player in this seat."""
+        return self.sides[seat % len(self.sides)].players[seat // len(self.sides)]
+
+    def dealer(self, hand_index: int) -> int:
+        """The seat that deals hand `hand_index` (0-based): the deal passes clockwise."""
+        return (self.first_dealer + hand_index) % self.seats
+
+    def cutter_side(self, hand_index: int) -> int:
+        """The side of the player on the dealer's right, who cuts and may earn the perfect cut."""
+        return self.side_of_seat((self.dealer(hand_index) - 1) % self.seats)
+
+    @property
+    def pack(self) -> Pack:
+        return Pack(decks=3 if len(self.sides) == 3 else 2)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one game: a preset and the table's overrides."""
+
+    preset: str
+    target: int
+    wipeout: bool
+    perfect_cut: bool
+    special_hands: tuple[tuple[str, int], ...]
+
+    @property
+    def values(self) -> Preset:
+        return PRESETS[self.preset]
+
+    def special_hand_value(self, key: str) -> int | None:
+        """Points of a special hand in this game, None where the game does not allow it."""
+        return dict(self.special_hands).get(key)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def make_rules(preset: str, target=None, wipeout=None, perfect_cut=None, special_hands=None) -> Rules:
+    """The rules of a game: the preset's values with the given overrides; RuleError if any is bad."""
+    problems = []
+    if preset not in PRESETS:
+        raise RuleError([Problem(("rules", "preset"),
+                                 f"Unknown preset {preset!r}: choose modern, cla, wca or classic.")])
+    values = PRESETS[preset]
+    if target is None:
+        target = values.target
+    elif not _is_int(target) or target <= 0 or target % 5:
+        problems.append(Problem(("rules", "target"), "The target must be a positive number of points, a multiple of 5."))
+    for key, value in (("wipeout", wipeout), ("perfect_cut", perfect_cut)):
+        if value is not None and not isinstance(value, bool):
+            problems.append(Problem(("rules", key), f"{key.replace('_', ' ').capitalize()} must be true or false."))
+    if special_hands is None:
+        hands = tuple(values.special_hands.items())
+    elif not isinstance(special_hands, Mapping):
+        problems.append(Problem(("rules", "special_hands"), "Special hands must map each hand to its points."))
+        hands = ()
+    else:
+        hands = tuple(special_hands.items())
+        for key, points in hands:
+            if key not in SPECIAL_HAND_NAMES:
+                problems.append(Problem(("rules", "special_hands", key), f"There is no special hand called {key!r}."))
+            elif not values.modern:
+                problems.append(Problem(("rules", "special_hands", key), "Classic canasta has no special hands."))
+            elif not _is_int(points) or points <= 0 or points % 5:
+                problems.append(Problem(("rules", "special_hands", key),
+                                        f"{SPECIAL_HAND_NAMES[key]}: points must be a positive multiple of 5."))
+    if problems:
+        raise RuleError(problems)
+    return Rules(
+        preset=preset,
+        target=target,
+        wipeout=values.wipeout_default if wipeout is None else wipeout,
+        perfect_cut=values.perfect_cut_default if perfect_cut is None else perfect_cut,
+        special_hands=hands,
+    )
+
+
+def check_table(rules: Rules, table: Table) -> None:
+    """Refuse a table the preset cannot seat, or a first dealer who is not at it."""
+    problems = []
+    sizes = {len(side.players) for side in table.sides}
+    n = len(table.sides)
+    if n == 3 and rules.preset != "classic":
+        problems.append(Problem(("sides",), "Three sides play only in classic canasta."))
+    elif n == 3 and sizes != {2}:
+        problems.append(Problem(("sides",), "Three sides play as three partnerships of two."))
+    elif n not in (2, 3):
+        problems.append(Problem(("sides",), "A game has two sides (or three in classic canasta)."))
+    elif n == 2 and (len(sizes) != 1 or not sizes <= {1, 2}):
+        problems.append(Problem(("sides",), "Play two partnerships of two, or two single players."))
+    for i, side in enumerate(table.sides):
+        if not side.name.strip():
+            problems.append(Problem(("sides", i, "name"), "Give each side a name."))
+        for j, player in enumerate(side.players):
+            if not player.strip():
+                problems.append(Problem(("sides", i, "players", j), "Give each player a name."))
+    if not problems and not (_is_int(table.first_dealer) and 0 <= table.first_dealer < table.seats):
+        problems.append(Problem(("first_dealer",), f"The first dealer must be a seat from 0 to {table.seats - 1}."))
+    if problems:
+        raise RuleError(problems)
+
+
+# --- Figures ------------------------------------------------------------------
+
+
+def side_count(rules: Rules, entry: SideEntry) -> int:
+    """The Count: melded minus in hand; in the modern presets a side with no canasta counts every card against it."""
+    if entry.special_hand is not None:
+        return 0
+    if entry.cards is None:
+        return entry.count or 0
+    melded, in_hand = entry.cards.melded.points(), entry.cards.in_hand.points()
+    if rules.values.modern and entry.canastas == 0:
+        return -(melded + in_hand)
+    return melded - in_hand
+
+
+def _has_melded(rules: Rules, entry: SideEntry) -> bool:
+    """Classic: whether the side melded anything during the hand (its red 3s count for it only then)."""
+    if entry.has_melded is not None:
+        return entry.has_melded
+    return entry.canastas > 0 or side_count(rules, entry) > 0
+
+
+def threes_value(rules: Rules, table: Table, entry: SideEntry) -> int:
+    """What the side's exposed 3s are worth, with their sign."""
+    values = rules.values
+    if not values.modern:
+        schedule = values.threes_schedule_three_decks if table.pack.decks == 3 else values.threes_schedule
+        value = schedule[entry.red_threes]
+        return value if _has_melded(rules, entry) else -value
+    if values.all_eight_threes is not None and entry.red_threes == entry.black_threes == 4:
+        value = values.all_eight_threes
+    else:
+        value = values.threes_schedule[entry.red_threes] + values.threes_schedule[entry.black_threes]
+    if entry.canastas == 0:
+        return -value
+    return 0 if entry.canastas == 1 else value
+
+
+def penalties(rules: Rules, entry: SideEntry) -> int:
+    """Points taken off the side's Base."""
+    values = rules.values
+    last_draw = int(entry.last_draw_three)
+    return (values.incomplete_sevens * entry.incomplete_sevens
+            + values.incomplete_aces * entry.incomplete_aces
+            + values.incomplete_wild * entry.incomplete_wild
+            + values.dirty_sevens * entry.dirty_sevens
+            + values.dirty_aces * entry.dirty_aces
+            + values.three_in_hand * (entry.threes_in_hand - last_draw)
+            + values.last_draw_three * last_draw
+            + values.red_three_in_hand * entry.red_threes_in_hand
+            + values.failed_go_out_ask * entry.failed_go_out_asks
+            + values.failed_pile_take * entry.failed_pile_takes)
+
+
+def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
+    """The Base: 3s + canastas + going out + perfect cut - penalties (a special hand is its own value)."""
+    values = rules.values
+    if entry.special_hand is not None:
+        return rules.special_hand_value(entry.special_hand) or 0
+    canastas = (values.natural_canasta * entry.natural_canastas
+                + values.mixed_canasta * entry.mixed_canastas
+                + values.sevens_canasta * entry.sevens_canasta
+                + values.aces_canasta * entry.aces_canasta
+                + (values.wild_canasta.get(entry.wild_canasta, 0) if entry.wild_canasta else 0))
+    going_out = 0
+    if entry.went_out:
+        going_out = values.going_out_concealed if entry.concealed else values.going_out
+    perfect_cut = values.perfect_cut_bonus if entry.perfect_cut and rules.perfect_cut else 0
+    return threes_value(rules, table, entry) + canastas + going_out + perfect_cut - penalties(rules, entry)
+
+
+def minimum_count(rules: Rules, cumulative: int) -> int:
+    """The points a side's opening meld must reach, from its cumulative score."""
+    requirement = rules.values.minimum_counts[0][1]
+    for threshold, value in rules.values.minimum_counts:
+        if cumulative >= threshold:
+            requirement = value
+    return requirement
+
+
+# --- Checks (RULES.md section 5) -------------------------------------------------
+
+
+def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_index: int) -> list[Problem]:
+    """Problems that one side's entry has on its own."""
+    values, pack = rules.values, table.pack
+    problems: list[Problem] = []
+
+    def add(field, message):
+        problems.append(Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message))
+
+    absent = MODERN_ONLY_FIELDS if not values.modern else CLASSIC_ONLY_FIELDS
+    for name in absent:
+        if getattr(entry, name) != SideEntry.__dataclass_fields__[name].default:
+            add(name, f"{FIELD_LABELS[name]}: not part of {values.name} canasta.")
+    if problems:
+        return problems  # fields the preset lacks make the rest of the entry meaningless
+
+    max_threes = pack.threes_of_a_colour
+    for name in ("red_threes", "black_threes"):
+        value = getattr(entry, name)
+        if not 0 <= value <= max_threes:
+            add(name, f"{FIELD_LABELS[name]}: a side can have 0 to {max_threes}.")
+    players = len(table.sides[i].players)
+    for name in INT_FIELDS:
+        if name in ("red_threes", "black_threes"):
+            continue
+        if getattr(entry, name) < 0:
+            add(name, f"{FIELD_LABELS[name]}: can't be negative.")
+    for name in ("dirty_sevens", "dirty_aces"):
+        if getattr(entry, name) > players:
+            add(name, f"{FIELD_LABELS[name]}: the side has only {players} player{'s' if players > 1 else ''}.")
+    if entry.wild_canasta is not None and entry.wild_canasta not in WILD_CANASTA_KINDS:
+        add("wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix.")
+    if entry.last_draw_three and entry.threes_in_hand < 1:
+        add("last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too.")
+    if entry.red_threes_in_hand > pack.threes_of_a_colour:
+        add("red_threes_in_hand", f"Red 3s left in hand: there are only {pack.threes_of_a_colour} in the pack.")
+
+    for kind, closed, unfinished in (("sevens", "sevens_canasta", "incomplete_sevens"),
+                                     ("pure aces", "aces_canasta", "incomplete_aces"),
+                                     ("wild cards", "wild_canasta", "incomplete_wild")):
+        if getattr(entry, closed) not in (False, None) and getattr(entry, unfinished):
+            add(unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld.")
+
+    if entry.special_hand is not None:
+        if rules.special_hand_value(entry.special_hand) is None:
+            name = SPECIAL_HAND_NAMES.get(entry.special_hand, repr(entry.special_hand))
+            add("special_hand", f"{name} is not a special hand allowed in this game.")
+        others = [n for n in entry.entered_fields() if n != "special_hand"]
+        if entry.count == 0:
+            others = [n for n in others if n != "count"]
+        for name in others:
+            add(name, f"{FIELD_LABELS[name]}: a side that lays down a special hand scores only the hand.")
+        return problems
+
+    if entry.went_out and entry.canastas < values.canastas_to_go_out:
+        need = "two closed canastas" if values.canastas_to_go_out == 2 else "a closed canasta"
+        add("went_out", f"Going out needs {need}.")
+    if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
+        add("went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table.")
+    if entry.concealed and not entry.went_out:
+        add("concealed", "Concealed is only for a side that went out.")
+    if entry.perfect_cut:
+        if not rules.perfect_cut:
+            add("perfect_cut", "This game doesn't play the perfect-cut bonus.")
+        elif table.cutter_side(hand_index) != i:
+            cutter = table.sides[table.cutter_side(hand_index)].name
+            add("perfect_cut", f"Only the cutter's side ({cutter}) can have the perfect cut this hand.")
+
+    if entry.cards is not None:
+        if entry.count is not None:
+            add("count", "Give the Count as one number or as the counting grid, not both.")
+        for where in ("melded", "in_hand"):
+            counts = getattr(entry.cards, where)
+            for kind in CARD_KINDS:
+                number = getattr(counts, kind)
+                if kind == "black_threes" and values.modern and number:
+                    add(("cards", where, kind), "Black 3s are never melded or counted in modern canasta.")
+                elif number < 0:
+                    add(("cards", where, kind), f"{CARD_NAMES[kind].capitalize()}: can't be negative.")
+                elif number > pack.grid_limit(kind):
+                    add(("cards", where, kind), f"{CARD_NAMES[kind].capitalize()}: the pack has only {pack.grid_limit(kind)}.")
+    count = side_count(rules, entry)
+    pack_points = pack.points(black_threes_count=not values.modern)
+    if count % 5:
+        add("count", "The Count must be a multiple of 5.")
+    elif abs(count) > pack_points:
+        add("count", f"The Count can't be more than the whole pack's {pack_points:,} points.")
+    elif values.modern and entry.canastas == 0 and count > 0:
+        add("count", "A side with no canasta counts every card against it: its Count can't be above 0.")
+    return problems
+
+
+def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> list[Problem]:
+    """Problems that only show across the sides of a hand."""
+    values, pack = rules.values, table.pack
+    entries = hand.sides
+    problems: list[Problem] = []
+
+    def add(message):
+        problems.append(Problem((), message))
+
+    def total(attribute) -> int:
+        return sum(int(getattr(e, attribute)) for e in entries)
+
+    for name, colour in (("red_threes", "red"), ("black_threes", "black")):
+        if total(name) > pack.threes_of_a_colour:
+            add(f"The sides have {total(name)} {colour} 3s; the pack has only {pack.threes_of_a_colour}.")
+    threes = total("red_threes") + total("black_threes") + total("threes_in_hand") + total("red_threes_in_hand")
+    if threes > 2 * pack.threes_of_a_colour:
+        add(f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.")
+    if total("went_out") > 1:
+        add("Only one side can go out.")
+    specials = [e for e in entries if e.special_hand is not None]
+    if len(specials) > 1:
+        add("Only one special hand can end a hand.")
+    if specials and total("went_out"):
+        add("Nobody goes out in a hand that ends with a special hand.")
+    if total("last_draw_three") > 1:
+        add("Only one side can hold the last card of the stock.")
+    if total("perfect_cut") > 1:
+        add("Only one side can have the perfect cut.")
+    for name, kind in (("sevens_canasta", "sevens"), ("aces_canasta", "pure aces")):
+        if total(name) > 1:
+            add(f"Only one side can close a {kind} canasta.")
+    if sum(e.wild_canasta is not None for e in entries) > 1:
+        add("Only one side can close a wild-card canasta.")
+
+    ordinary_ranks = 11 if not values.modern else 10 - int(total("aces_canasta") > 0)
+    ordinary = total("natural_canastas") + total("mixed_canastas")
+    if ordinary > ordinary_ranks:
+        add(f"{ordinary} natural and mixed canastas: the pack can make at most {ordinary_ranks} (one per rank).")
+
+    per_rank = pack.of_rank()
+    sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
+    if sevens > per_rank:
+        add(f"These entries need at least {sevens} 7s; the pack has only {per_rank}.")
+    aces = sum(7 * e.aces_canasta + 3 * e.incomplete_aces + 3 * e.dirty_aces for e in entries)
+    if aces > per_rank:
+        add(f"These entries need at least {aces} aces; the pack has only {per_rank}.")
+    wild = sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild + e.mixed_canastas for e in entries)
+    if wild > pack.wild_cards:
+        add(f"These entries need at least {wild} wild cards; the pack has only {pack.wild_cards}.")
+
+    grids = [e.cards for e in entries if e.cards is not None]
+    for kind in CARD_KINDS:
+        held = sum(getattr(g.melded, kind) + getattr(g.in_hand, kind) for g in grids)
+        if held > pack.grid_limit(kind):
+            add(f"The counting grids hold {held} {CARD_NAMES[kind]}; the pack has only {pack.grid_limit(kind)}.")
+    return problems
+
+
+def check_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0) -> None:
+    """Refuse a hand that breaks RULES.md section 5; RuleError lists every problem found."""
+    if len(hand.sides) != len(table.sides):
+        raise RuleError([Problem(("sides",), f"A hand has one entry for each of the {len(table.sides)} sides.")])
+    problems = []
+    for i, entry in enumerate(hand.sides):
+        problems += _side_problems(rules, table, i, entry, hand_index)
+    problems += _hand_problems(rules, table, hand, hand_index)
+    if problems:
+        raise RuleError(problems)
+
+
+# --- Scores -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's figures for one hand."""
+
+    base: int
+    count: int
+    total: int
+    cumulative: int
+    min_count_next: int
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """A hand's dealer seat and each side's figures."""
+
+    dealer: int
+    sides: tuple[SideScore, ...]
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """Every hand's figures, the running totals and the state of the game."""
+
+    hands: tuple[HandScore, ...]
+    totals: tuple[int, ...]
+    min_count: tuple[int, ...]
+    finished: bool
+    winner: int | None
+    next_dealer: int
+    ended_after: int | None = None  # index of the hand that ended the game
+
+
+def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
+               cumulative_before: Sequence[int] | None = None) -> HandScore:
+    """Check a hand, then work out each side's Base, Count, hand total, cumulative and next Minimum Count."""
+    check_hand(rules, table, hand, hand_index)
+    before = tuple(cumulative_before) if cumulative_before is not None else (0,) * len(table.sides)
+    special_side = next((i for i, e in enumerate(hand.sides) if e.special_hand is not None), None)
+    scores = []
+    for i, entry in enumerate(hand.sides):
+        if rules.wipeout and special_side is not None and special_side != i:
+            base = count = 0
+        else:
+            base, count = side_base(rules, table, entry), side_count(rules, entry)
+        cumulative = before[i] + base + count
+        scores.append(SideScore(base=base, count=count, total=base + count, cumulative=cumulative,
+                                min_count_next=minimum_count(rules, cumulative)))
+    return HandScore(dealer=table.dealer(hand_index), sides=tuple(scores))
+
+
+def game_over(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
+    """Whether the game is over after a hand with these totals, and the winning side."""
+    if max(totals) < rules.target:
+        return False, None
+    leader = max(totals)
+    leaders = [i for i, t in enumerate(totals) if t == leader]
+    if len(leaders) > 1:
+        return False, None
+    return True, leaders[0]
+
+
+def score_game(rules: Rules, table: Table, hands: Sequence[Hand]) -> GameScore:
+    """Score every hand in order; RuleError (paths under ("hands", n)) for any refused hand or a hand after the end."""
+    totals = (0,) * len(table.sides)
+    scored, problems = [], []
+    finished, winner, ended_after = False, None, None
+    for n, hand in enumerate(hands):
+        if finished:
+            problems.append(Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it."))
+            continue
+        try:
+            score = score_hand(rules, table, hand, n, totals)
+        except RuleError as error:
+            problems += error.prefixed("hands", n).problems
+            continue
+        scored.append(score)
+        totals = tuple(s.cumulative for s in score.sides)
+        finished, winner = game_over(rules, totals)
+        if finished:
+            ended_after = n
+    if problems:
+        raise RuleError(problems)
+    return GameScore(hands=tuple(scored), totals=totals,
+                     min_count=tuple(minimum_count(rules, t) for t in totals),
+                     finished=finished, winner=winner, next_dealer=table.dealer(len(hands)),
+                     ended_after=ended_after)
+
+
+# --- Settling up (RULES.md section 6) -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Who won and what each side pays the winner (the winner's own entry is 0)."""
+
+    winner: int
+    payments: tuple[int, ...]
+
+
+def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
+    """How many specials (special canastas and special hands) each side made over the game."""
+    made = [0] * sides
+    for hand in hands:
+        for i, entry in enumerate(hand.sides):
+            made[i] += entry.special_canastas + int(entry.special_hand is not None)
+    return tuple(made)
+
+
+def settle_up(rules: Rules, totals: Sequence[int], stake: int, per_special: int = 0,
+              specials: Sequence[int] | None = None) -> Settlement:
+    """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials."""
+    specials = tuple(specials) if specials is not None else (0,) * len(totals)
+    winner = max(range(len(totals)), key=lambda i: totals[i])
+    payments = []
+    for i, total in enumerate(totals):
+        if i == winner:
+            payments.append(0)
+            continue
+        thousands = (totals[winner] - total + 500) // 1000
+        payments.append(thousands * stake + (specials[winner] - specials[i]) * per_special)
+    return Settlement(winner=winner, payments=tuple(payments))
+
+
+__all__ = [
+    "Problem", "RuleError", "Preset", "PRESETS", "Rules", "make_rules", "Side", "Table",
+    "check_table", "CardCounts", "Cards", "SideEntry", "Hand", "check_hand", "side_base",
+    "side_count", "minimum_count", "SideScore", "HandScore", "GameScore", "score_hand",
+    "score_game", "game_over", "Settlement", "settle_up", "specials_made",
+]
