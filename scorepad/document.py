@@ -1,0 +1,267 @@
+"""The game document of shared/GAME_FORMAT.md: JSON in, rules dataclasses out, and back.
+
+Pure Python, like the rules. Every error carries the dotted path of the field at
+fault, so the API, the import page and the hand form report problems the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping, Sequence
+
+from . import rules
+from .rules import Cards, CardCounts, Hand, Problem, RuleError, Rules, Side, SideEntry, Table
+
+FORMAT = "scorepad-game"
+VERSION = 1
+
+# Keys the server adds; present in an imported document, they are ignored and recomputed.
+GAME_OUTPUTS = ("id", "status", "winner", "totals", "min_count", "next_dealer", "edit_token", "links",
+                "version_id", "created_at", "updated_at")
+HAND_OUTPUTS = ("dealer",)
+SIDE_OUTPUTS = ("result",)
+RULE_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
+
+
+class FormatError(Exception):
+    """A body that is not a game document this reader knows (malformed, or another version): HTTP 400."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A whole game as the document describes it: rules, table and hands."""
+
+    rules: Rules
+    table: Table
+    hands: tuple[Hand, ...]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem]:
+    return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
+
+
+def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
+    if not isinstance(data, Mapping):
+        problems.append(Problem(path, "Expected the number of each kind of card."))
+        return CardCounts()
+    problems += _unknown(data, rules.CARD_KINDS, path)
+    values = {}
+    for kind in rules.CARD_KINDS:
+        value = data.get(kind, 0)
+        if not _is_int(value):
+            problems.append(Problem(path + (kind,), f"{rules.CARD_NAMES[kind].capitalize()}: enter a whole number."))
+        else:
+            values[kind] = value
+    return CardCounts(**values)
+
+
+def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Problem]]:
+    """One side's entry from JSON, with the problems of its shape (types, unknown fields)."""
+    problems: list[Problem] = []
+    if not isinstance(data, Mapping):
+        return SideEntry(), [Problem(path, "Expected an object with the side's entries.")]
+    problems += _unknown(data, rules.SIDE_FIELDS + SIDE_OUTPUTS, path)
+    values: dict[str, Any] = {}
+    for name in rules.SIDE_FIELDS:
+        if name not in data or data[name] is None:
+            continue
+        value, label = data[name], rules.FIELD_LABELS[name]
+        if name in rules.INT_FIELDS or name == "count":
+            ok = _is_int(value)
+            message = f"{label}: enter a whole number."
+        elif name in rules.BOOL_FIELDS or name == "has_melded":
+            ok = isinstance(value, bool)
+            message = f"{label}: true or false."
+        elif name in ("wild_canasta", "special_hand"):
+            ok = isinstance(value, str)
+            message = f"{label}: expected a name."
+        else:  # cards: the counting grid
+            ok = isinstance(value, Mapping)
+            message = "Counting grid: expected the melded and in_hand card numbers."
+            if ok:
+                problems += _unknown(value, ("melded", "in_hand"), path + (name,))
+                value = Cards(melded=_card_counts(value.get("melded", {}), path + (name, "melded"), problems),
+                              in_hand=_card_counts(value.get("in_hand", {}), path + (name, "in_hand"), problems))
+        if ok:
+            values[name] = value
+        else:
+            problems.append(Problem(path + (name,), message))
+    return SideEntry(**values), problems
+
+
+def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Problem]]:
+    """A hand from JSON ({"sides": [...]}), with the problems of its shape."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("sides"), list):
+        return Hand(()), [Problem(path + ("sides",), "Expected \"sides\": a list with one entry per side.")]
+    problems = _unknown(data, ("sides",) + HAND_OUTPUTS, path)
+    if len(data["sides"]) != sides:
+        problems.append(Problem(path + ("sides",), f"A hand has one entry for each of the {sides} sides."))
+        return Hand(()), problems
+    entries = []
+    for i, side in enumerate(data["sides"]):
+        entry, side_problems = parse_side_entry(side, path + ("sides", i))
+        entries.append(entry)
+        problems += side_problems
+    return Hand(tuple(entries)), problems
+
+
+def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> Hand:
+    """A hand from JSON, checked in shape and against the rules; RuleError with paths into `data`."""
+    hand, problems = parse_hand(data, len(table.sides))
+    if problems:
+        raise RuleError(problems)
+    try:
+        rules.check_hand(game_rules, table, hand, hand_index)
+    except RuleError as error:
+        # A check on the whole hand names the hand: in a hand body that is its "sides".
+        raise RuleError([Problem(p.path or ("sides",), p.message) for p in error.problems]) from None
+    return hand
+
+
+def parse_rules(data: Any) -> Rules:
+    """The game's rules from the document's "rules" object."""
+    if not isinstance(data, Mapping):
+        raise RuleError([Problem(("rules",), "Expected the rules: at least a preset.")])
+    problems = _unknown(data, RULE_KEYS, ("rules",))
+    if "preset" not in data:
+        problems.append(Problem(("rules", "preset"), "Choose a preset: modern, cla, wca or classic."))
+    if problems:
+        raise RuleError(problems)
+    return rules.make_rules(**{key: data.get(key) for key in RULE_KEYS})
+
+
+def parse_table(data: Mapping, game_rules: Rules) -> Table:
+    """The sides, players and first dealer from the document."""
+    problems: list[Problem] = []
+    sides_data = data.get("sides")
+    if not isinstance(sides_data, list) or not sides_data:
+        raise RuleError([Problem(("sides",), "Expected the sides: a list of {name, players}.")])
+    sides = []
+    for i, side in enumerate(sides_data):
+        path = ("sides", i)
+        if not isinstance(side, Mapping):
+            problems.append(Problem(path, "Expected a side: {name, players}."))
+            continue
+        problems += _unknown(side, ("name", "players"), path)
+        name, players = side.get("name", ""), side.get("players")
+        if not isinstance(name, str):
+            problems.append(Problem(path + ("name",), "A side's name is text."))
+            name = ""
+        if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+            problems.append(Problem(path + ("players",), "List the side's players by name, in seat order."))
+            players = []
+        sides.append(Side(name=name.strip(), players=tuple(p.strip() for p in players)))
+    first_dealer = data.get("first_dealer", 0)
+    if first_dealer is None:
+        first_dealer = 0
+    if not _is_int(first_dealer):
+        problems.append(Problem(("first_dealer",), "The first dealer is a seat number."))
+    if problems:
+        raise RuleError(problems)
+    table = Table(sides=tuple(sides), first_dealer=first_dealer)
+    rules.check_table(game_rules, table)
+    return table
+
+
+def parse_document(data: Any) -> Game:
+    """A whole game from a document; FormatError (400) for a foreign body, RuleError (422) for broken rules."""
+    if not isinstance(data, Mapping):
+        raise FormatError("Expected a Scorepad game document (a JSON object).")
+    if data.get("format", FORMAT) != FORMAT:
+        raise FormatError(f"This is not a Scorepad game: \"format\" must be {FORMAT!r}.")
+    if data.get("version") != VERSION:
+        raise FormatError(f"Unknown document version {data.get('version')!r}: this Scorepad reads version {VERSION}.")
+    problems = _unknown(data, ("format", "version", "rules", "sides", "first_dealer", "hands") + GAME_OUTPUTS, ())
+    if problems:
+        raise RuleError(problems)
+    game_rules = parse_rules(data.get("rules"))
+    table = parse_table(data, game_rules)
+    hands_data = data.get("hands", [])
+    if not isinstance(hands_data, list):
+        raise RuleError([Problem(("hands",), "Expected the hands: a list.")])
+    hands, problems = [], []
+    for n, hand_data in enumerate(hands_data):
+        hand, hand_problems = parse_hand(hand_data, len(table.sides), ("hands", n))
+        hands.append(hand)
+        problems += hand_problems
+    if problems:
+        raise RuleError(problems)
+    rules.score_game(game_rules, table, hands)  # whole-hand problems come back as ("hands", n): the hand named
+    return Game(rules=game_rules, table=table, hands=tuple(hands))
+
+
+# --- Back to JSON ----------------------------------------------------------------
+
+
+def side_entry_json(entry: SideEntry) -> dict:
+    """One side's entry as JSON, leaving out what is at its default."""
+    out: dict[str, Any] = {}
+    for name in entry.entered_fields():
+        value = getattr(entry, name)
+        if name == "cards":
+            value = {where: {k: v for k, v in vars(getattr(value, where)).items() if v}
+                     for where in ("melded", "in_hand")}
+        out[name] = value
+    return out
+
+
+def hand_json(hand: Hand) -> dict:
+    """A hand's inputs as JSON."""
+    return {"sides": [side_entry_json(entry) for entry in hand.sides]}
+
+
+def rules_json(game_rules: Rules) -> dict:
+    """The game's rules in full, so a document carries them whatever the preset becomes."""
+    return {"preset": game_rules.preset, "target": game_rules.target, "wipeout": game_rules.wipeout,
+            "perfect_cut": game_rules.perfect_cut, "special_hands": dict(game_rules.special_hands)}
+
+
+def table_json(table: Table) -> dict:
+    """The sides and the first dealer as JSON."""
+    return {"sides": [{"name": s.name, "players": list(s.players)} for s in table.sides],
+            "first_dealer": table.first_dealer}
+
+
+def hand_from_json(data: Mapping) -> Hand:
+    """A stored hand back into the rules' dataclasses (stored hands were checked when saved)."""
+    return Hand(tuple(parse_side_entry(side)[0] for side in data["sides"]))
+
+
+def game_document(game: Game, game_id: str | None = None) -> dict:
+    """The full document with every output the server adds."""
+    score = rules.score_game(game.rules, game.table, game.hands)
+    hands = []
+    for hand, hand_score in zip(game.hands, score.hands):
+        sides = []
+        for entry, side_score in zip(hand.sides, hand_score.sides):
+            sides.append({**side_entry_json(entry),
+                          "result": {f.name: getattr(side_score, f.name) for f in fields(side_score)}})
+        hands.append({"dealer": hand_score.dealer, "sides": sides})
+    document = {"format": FORMAT, "version": VERSION}
+    if game_id is not None:
+        document["id"] = game_id
+    document.update({
+        "status": "finished" if score.finished else "in_progress",
+        "winner": score.winner,
+        "totals": list(score.totals),
+        "min_count": list(score.min_count),
+        "next_dealer": score.next_dealer,
+        "rules": rules_json(game.rules),
+        **table_json(game.table),
+        "hands": hands,
+    })
+    return document
+
+
+def field_name(path: Sequence) -> str:
+    """A problem's path as the dotted field name of the API's errors."""
+    return ".".join(str(part) for part in path)
+
+
+def errors_json(error: RuleError, prefix: Sequence = ()) -> list[dict]:
+    """The API's `errors` list for a RuleError."""
+    return [{"field": field_name(tuple(prefix) + p.path), "message": p.message} for p in error.problems]
