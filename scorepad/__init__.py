@@ -1,0 +1,89 @@
+"""Scorepad: the canasta scoresheet. `create_app` builds the Flask app; nothing happens at import time."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+
+def database_url(instance_path: str) -> str:
+    """DATABASE_URL from the environment, or an SQLite file in instance/."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, "scorepad.sqlite")
+    if url.startswith("postgres://"):  # the scheme some hosts hand out; SQLAlchemy wants postgresql://
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """SECRET_KEY from the environment, or one generated once into instance/secret_key."""
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    path = Path(instance_path) / "secret_key"
+    try:
+        # O_EXCL: when several processes start at once, one writes the key and the others read it.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        key = secrets.token_hex(32)
+        handle.write(key)
+    return key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints, and a schema for a fresh database."""
+    root = Path(__file__).resolve().parent.parent
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(root / "templates"), static_folder=str(root / "static"))
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        AUTO_CREATE_SCHEMA=True,
+    )
+    app.config.from_prefixed_env()  # FLASK_AUTO_CREATE_SCHEMA=false while writing a migration, for instance
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+
+    from . import api, games, pwa
+    from .extensions import htmx, migrate
+    from .models import db
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(root / "migrations"))
+    htmx.init_app(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pwa.bp)
+
+    app.json.sort_keys = False  # keep the document in the order GAME_FORMAT.md gives
+
+    if app.config["AUTO_CREATE_SCHEMA"]:
+        with app.app_context():
+            ensure_schema()
+    return app
+
+
+def ensure_schema() -> None:
+    """Bring a database with no tables up to the newest migration, so plain `flask run` works on a fresh file."""
+    from flask_migrate import upgrade
+    from sqlalchemy import inspect
+
+    from .models import db
+
+    if not inspect(db.engine).has_table("games"):
+        upgrade()

@@ -1,0 +1,207 @@
+"""Stored games: the one set of functions the pages and the JSON API both call.
+
+Each function checks with the rules first and saves only what they accept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from . import document, rules
+from .document import Game
+from .models import GameRecord, HandRecord, IdempotentRequest, db
+from .rules import Problem, RuleError
+
+
+class GameNotFound(Exception):
+    """No game has that id."""
+
+
+class GameFinished(Exception):
+    """The game is over: no hand can be added."""
+
+
+class EditConflict(Exception):
+    """Someone else changed the game at the same moment; reload and try again."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A game as stored, with the rules' view of it."""
+
+    record: GameRecord
+    game: Game
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def score(self) -> rules.GameScore:
+        return rules.score_game(self.game.rules, self.game.table, self.game.hands)
+
+    def document(self) -> dict:
+        """The game document with every output."""
+        return document.game_document(self.game, self.record.id)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _as_game(record: GameRecord) -> Game:
+    game_rules = document.parse_rules(record.rules)
+    table = document.parse_table({"sides": record.sides, "first_dealer": record.first_dealer}, game_rules)
+    hands = tuple(document.hand_from_json({"sides": h.sides}) for h in record.hands)
+    return Game(rules=game_rules, table=table, hands=hands)
+
+
+def create_game(game: Game) -> tuple[Stored, str]:
+    """Store a checked game; return it and its edit token (only its hash is kept)."""
+    token = secrets.token_urlsafe(24)
+    record = GameRecord(id=secrets.token_urlsafe(9), edit_token_hash=_hash(token),
+                        rules=document.rules_json(game.rules), sides=document.table_json(game.table)["sides"],
+                        first_dealer=game.table.first_dealer)
+    for n, hand in enumerate(game.hands):
+        record.hands.append(HandRecord(position=n, sides=document.hand_json(hand)["sides"]))
+    db.session.add(record)
+    db.session.commit()
+    return Stored(record, game), token
+
+
+def load_game(game_id: str) -> Stored:
+    """A stored game by id; GameNotFound if there is none."""
+    record = db.session.get(GameRecord, game_id)
+    if record is None:
+        raise GameNotFound(game_id)
+    return Stored(record, _as_game(record))
+
+
+def load_games(game_ids: list[str]) -> list[Stored]:
+    """The stored games among these ids, newest change first."""
+    if not game_ids:
+        return []
+    records = db.session.scalars(db.select(GameRecord).where(GameRecord.id.in_(game_ids))
+                                 .order_by(GameRecord.updated_at.desc())).all()
+    return [Stored(record, _as_game(record)) for record in records]
+
+
+def token_matches(stored: Stored, token: str | None) -> bool:
+    """Whether this edit token is the game's."""
+    return bool(token) and hmac.compare_digest(_hash(token), stored.record.edit_token_hash)
+
+
+def _touch(record: GameRecord) -> None:
+    # Changing a column makes the flush bump the game's version, so concurrent edits conflict.
+    record.updated_at = datetime.now(timezone.utc)
+
+
+def _commit() -> None:
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError) as error:
+        db.session.rollback()
+        raise EditConflict() from error
+
+
+def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
+    """A hand from JSON checked as the game's next hand; GameFinished or RuleError when refused."""
+    if stored.score.finished:
+        raise GameFinished()
+    return document.check_hand(stored.game.rules, stored.game.table, data, len(stored.game.hands))
+
+
+def add_hand(stored: Stored, data: Any) -> Stored:
+    """Check a hand and store it as the game's next one."""
+    hand = check_new_hand(stored, data)
+    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
+    _touch(stored.record)
+    _commit()
+    return load_game(stored.id)
+
+
+def check_replaced_hand(stored: Stored, n: int, data: Any) -> tuple[rules.Hand, list[rules.Hand]]:
+    """Hand n replaced by a new one from JSON, checked alone and in the whole game."""
+    if not 0 <= n < len(stored.game.hands):
+        raise IndexError(n)
+    hand = document.check_hand(stored.game.rules, stored.game.table, data, n)
+    hands = list(stored.game.hands)
+    hands[n] = hand
+    _check_sequence(stored, hands)
+    return hand, hands
+
+
+def _check_sequence(stored: Stored, hands: list[rules.Hand]) -> None:
+    """Refuse a change after which the game would end before its last hand."""
+    totals = (0,) * len(stored.game.table.sides)
+    for n, hand in enumerate(hands):
+        hand_score = rules.score_hand(stored.game.rules, stored.game.table, hand, n, totals)
+        totals = tuple(s.cumulative for s in hand_score.sides)
+        over, _ = rules.game_over(stored.game.rules, totals)
+        if over and n < len(hands) - 1:
+            raise RuleError([Problem(("sides",), f"With this change the game would end after hand {n + 1}, "
+                                                 f"but {len(hands) - 1 - n} more hand(s) follow it. "
+                                                 "Delete the later hands first.")])
+
+
+def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
+    """Check a hand and store it in place of hand n (0-based); later figures follow."""
+    hand, _ = check_replaced_hand(stored, n, data)
+    stored.record.hands[n].sides = document.hand_json(hand)["sides"]
+    _touch(stored.record)
+    _commit()
+    return load_game(stored.id)
+
+
+def delete_hand(stored: Stored, n: int) -> Stored:
+    """Remove hand n (0-based); the hands after it move up one."""
+    if not 0 <= n < len(stored.game.hands):
+        raise IndexError(n)
+    hands = list(stored.game.hands)
+    del hands[n]
+    _check_sequence(stored, hands)
+    records = stored.record.hands
+    for later in records[n + 1:]:
+        later.position -= 1
+    doomed = records[n]
+    stored.record.hands.remove(doomed)
+    db.session.flush()  # the delete goes before the moves, so (game, position) stays unique
+    _touch(stored.record)
+    _commit()
+    return load_game(stored.id)
+
+
+def remembered_answer(stored: Stored, key: str) -> IdempotentRequest | None:
+    """The answer already given to this Idempotency-Key for this game, if any."""
+    return db.session.get(IdempotentRequest, (stored.id, key))
+
+
+def add_hand_once(stored: Stored, data: Any, key: str, answer) -> tuple[int, dict]:
+    """Add a hand under an Idempotency-Key: the first call stores it, a repeat gets the first answer.
+
+    `answer(stored)` builds the response body for the stored game.
+    """
+    hand = check_new_hand(stored, data)
+    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
+    _touch(stored.record)
+    try:
+        db.session.flush()
+        new = load_game(stored.id)
+        body = answer(new)
+        db.session.add(IdempotentRequest(game_id=stored.id, key=key, status=201, body=body))
+        db.session.commit()
+        return 201, body
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        previous = remembered_answer(stored, key)
+        if previous is not None:  # the same key won a race against us: answer as it was answered
+            return previous.status, previous.body
+        raise EditConflict() from None
