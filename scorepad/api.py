@@ -1,0 +1,134 @@
+"""The JSON API of shared/GAME_FORMAT.md: create and read games, add, replace and delete hands."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request, url_for
+from werkzeug.exceptions import BadRequest, HTTPException
+
+from . import document, store
+from .rules import RuleError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _error(status: int, message: str, field: str = ""):
+    return jsonify({"errors": [{"field": field, "message": message}]}), status
+
+
+@bp.errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    """Every API error answers in JSON, in the same errors shape as a refused hand."""
+    return _error(error.code or 500, error.description or error.name)
+
+
+@bp.errorhandler(RuleError)
+def rule_error(error: RuleError):
+    """A document or hand the rules refuse: 422 with every problem and its field."""
+    return jsonify({"errors": document.errors_json(error)}), 422
+
+
+@bp.errorhandler(document.FormatError)
+def format_error(error: document.FormatError):
+    """Not a game document this version reads: 400."""
+    return _error(400, str(error))
+
+
+@bp.errorhandler(store.GameNotFound)
+def not_found(error):
+    """An unknown game: 404."""
+    return _error(404, "There is no game with that id.")
+
+
+@bp.errorhandler(store.GameFinished)
+def finished(error):
+    """A hand sent to a finished game: 409."""
+    return _error(409, "This game is over: no more hands can be added.")
+
+
+@bp.errorhandler(store.EditConflict)
+def conflict(error):
+    """Someone else changed the game at the same moment: 409, try again."""
+    return _error(409, "The game was changed by someone else at the same moment. Reload it and try again.")
+
+
+def _json_body():
+    try:
+        return request.get_json(force=True)
+    except BadRequest:
+        raise document.FormatError("The body is not valid JSON.") from None
+
+
+def links(game_id: str, token: str) -> dict:
+    """Where the game can be seen, kept and exported."""
+    return {
+        "scoresheet": url_for("games.show", game_id=game_id, key=token, _external=True),
+        "scoreboard": url_for("games.scoreboard", game_id=game_id, _external=True),
+        "export_json": url_for("games.export_json", game_id=game_id, _external=True),
+        "export_csv": url_for("games.export_csv", game_id=game_id, _external=True),
+    }
+
+
+def _editable(game_id: str) -> store.Stored:
+    """The game, if the request carries its edit token (404 before 403: no token reveals a game)."""
+    stored = store.load_game(game_id)
+    header = request.headers.get("Authorization", "")
+    token = header[len("Bearer "):].strip() if header.startswith("Bearer ") else None
+    if not store.token_matches(stored, token):
+        abort(403, "This call needs the game's edit token: Authorization: Bearer <edit_token>.")
+    return stored
+
+
+@bp.post("/games")
+def create_game():
+    """Create a game from a document (hands may be empty); 201 with the edit token and links."""
+    game = document.parse_document(_json_body())
+    stored, token = store.create_game(game)
+    body = {**stored.document(), "edit_token": token, "links": links(stored.id, token)}
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_game", game_id=stored.id)
+    return response
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    """The game document with every output."""
+    return jsonify(store.load_game(game_id).document())
+
+
+@bp.post("/games/<game_id>/hands")
+def add_hand(game_id: str):
+    """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
+    stored = _editable(game_id)
+    key = request.headers.get("Idempotency-Key")
+    if key:
+        previous = store.remembered_answer(stored, key)
+        if previous is not None:
+            return jsonify(previous.body), previous.status
+    data = _json_body()
+    if key:
+        status, body = store.add_hand_once(stored, data, key, lambda new: new.document())
+        return jsonify(body), status
+    return jsonify(store.add_hand(stored, data).document()), 201
+
+
+def _hand_number(stored: store.Stored, n: int) -> int:
+    if not 0 <= n < len(stored.game.hands):
+        abort(404, f"This game has {len(stored.game.hands)} hand(s); there is no hand {n} (hands count from 0).")
+    return n
+
+
+@bp.put("/games/<game_id>/hands/<int:n>")
+def replace_hand(game_id: str, n: int):
+    """Replace hand n (0-based); later results are recomputed."""
+    stored = _editable(game_id)
+    _hand_number(stored, n)
+    return jsonify(store.replace_hand(stored, n, _json_body()).document())
+
+
+@bp.delete("/games/<game_id>/hands/<int:n>")
+def delete_hand(game_id: str, n: int):
+    """Remove hand n (0-based); later results are recomputed."""
+    stored = _editable(game_id)
+    _hand_number(stored, n)
+    return jsonify(store.delete_hand(stored, n).document())
