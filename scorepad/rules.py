@@ -628,8 +628,6 @@ def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_in
     for name in absent:
         if getattr(entry, name) != SideEntry.__dataclass_fields__[name].default:
             add(name, f"{FIELD_LABELS[name]}: not part of {values.name} canasta.")
-    if problems:
-        return problems  # fields the preset lacks make the rest of the entry meaningless
 
     max_threes = pack.threes_of_a_colour
     for name in ("red_threes", "black_threes"):
@@ -658,7 +656,7 @@ def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_in
         if getattr(entry, closed) not in (False, None) and getattr(entry, unfinished):
             add(unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld.")
 
-    if entry.special_hand is not None:
+    if entry.special_hand is not None and values.modern:
         if rules.special_hand_value(entry.special_hand) is None:
             name = SPECIAL_HAND_NAMES.get(entry.special_hand, repr(entry.special_hand))
             add("special_hand", f"{name} is not a special hand allowed in this game.")
@@ -719,9 +717,9 @@ def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> l
     def total(attribute) -> int:
         return sum(int(getattr(e, attribute)) for e in entries)
 
-    for name, colour in (("red_threes", "red"), ("black_threes", "black")):
-        if total(name) > pack.threes_of_a_colour:
-            add(f"The sides have {total(name)} {colour} 3s; the pack has only {pack.threes_of_a_colour}.")
+    for held, colour in ((total("red_threes") + total("red_threes_in_hand"), "red"), (total("black_threes"), "black")):
+        if held > pack.threes_of_a_colour:
+            add(f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.")
     threes = total("red_threes") + total("black_threes") + total("threes_in_hand") + total("red_threes_in_hand")
     if threes > 2 * pack.threes_of_a_colour:
         add(f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.")
@@ -742,10 +740,13 @@ def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> l
     if sum(e.wild_canasta is not None for e in entries) > 1:
         add("Only one side can close a wild-card canasta.")
 
-    ordinary_ranks = 11 if not values.modern else 10 - int(total("aces_canasta") > 0)
+    # A canasta needs five natural cards of its rank: one per rank from two decks, two from three.
+    # Modern: ranks 4-K and mixed aces (sevens only as a special canasta; pure aces use up the aces).
+    ranks = 11 if not values.modern else 10 - int(total("aces_canasta") > 0)
+    ordinary_limit = ranks * (pack.of_rank() // 5)
     ordinary = total("natural_canastas") + total("mixed_canastas")
-    if ordinary > ordinary_ranks:
-        add(f"{ordinary} natural and mixed canastas: the pack can make at most {ordinary_ranks} (one per rank).")
+    if ordinary > ordinary_limit:
+        add(f"{ordinary} natural and mixed canastas: the pack can make at most {ordinary_limit}.")
 
     per_rank = pack.of_rank()
     sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
