@@ -1,0 +1,313 @@
+"""WTForms: is the input well formed (whole numbers, known choices)? The rules judge the rest.
+
+Both forms turn their data into the JSON shapes of GAME_FORMAT.md, so a page and
+the API are checked by the same code, and map the rules' problem paths back onto
+their fields, so every error renders beside the field it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import NumberRange, Optional
+
+from . import document, rules
+from .rules import Problem
+
+CARD_GRID = (("jokers", "Jokers", 50), ("deuces", "2s", 20), ("aces", "Aces", 20),
+             ("high", "8 to K", 10), ("low", "4 to 7", 5), ("black_threes", "Black 3s", 5))
+
+
+class WholeNumber(IntegerField):
+    """An integer field that says what it wants in a card player's words; empty means 0."""
+
+    def __init__(self, label=None, minimum: int | None = 0, **kwargs):
+        validators = [Optional()]
+        if minimum is not None:
+            validators.append(NumberRange(min=minimum, message="Can't be less than %(min)s."))
+        super().__init__(label, validators=validators, **kwargs)
+
+    def process_formdata(self, valuelist):
+        if valuelist and valuelist[0].strip():
+            text = valuelist[0].strip().replace("\u2212", "-").replace(",", "")
+            try:
+                self.data = int(text)
+            except ValueError:
+                self.data = None
+                raise ValueError("Enter a whole number, like 3.") from None
+        else:
+            self.data = None
+
+
+def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
+    """Put each problem on the field its path names; return the messages that belong to no field."""
+    leftovers = []
+    for problem in problems:
+        field = field_for(problem.path)
+        if field is None:
+            leftovers.append(problem.message)
+        elif problem.message not in field.errors:
+            field.errors = list(field.errors) + [problem.message]
+    return leftovers
+
+
+# --- One side's entries for one hand -------------------------------------------------
+
+
+class SideForm(Form):
+    """One side's panel of the hand form."""
+
+    special_hand = SelectField("Special hand", choices=[("", "None")], default="", validate_choice=False)
+    red_threes = WholeNumber("Red 3s")
+    black_threes = WholeNumber("Black 3s")
+    natural_canastas = WholeNumber("Natural canastas")
+    mixed_canastas = WholeNumber("Mixed canastas")
+    sevens_canasta = BooleanField("Sevens canasta")
+    aces_canasta = BooleanField("Pure aces canasta")
+    wild_canasta = SelectField("Wild-card canasta", choices=[("", "None")] + list(rules.WILD_CANASTA_NAMES.items()),
+                               default="")
+    incomplete_sevens = BooleanField("Unfinished sevens")
+    incomplete_aces = BooleanField("Unfinished aces")
+    incomplete_wild = BooleanField("Unfinished wild cards")
+    went_out = BooleanField("Went out")
+    concealed = BooleanField("Concealed (all in one turn)")
+    has_melded = SelectField("Melded this hand", choices=[("", "Judge from the count"), ("yes", "Yes"), ("no", "No")],
+                             default="")
+    dirty_sevens = WholeNumber("Players dirty with 7s")
+    dirty_aces = WholeNumber("Players dirty with aces")
+    threes_in_hand = WholeNumber("3s left in hand")
+    last_draw_three = BooleanField("One was the last card of the stock")
+    red_threes_in_hand = WholeNumber("Red 3s left in hand")
+    failed_go_out_asks = WholeNumber("Asked to go out, then didn't")
+    failed_pile_takes = WholeNumber("Took the pile, couldn't use the top card")
+    count_mode = RadioField("Count as", choices=[("number", "One number"), ("grid", "Counting grid")], default="number")
+    count_sign = RadioField("Sign", choices=[("+", "+"), ("-", "\u2212")], default="+")
+    count = WholeNumber("Count", minimum=None)
+    melded_jokers = WholeNumber("Jokers melded")
+    melded_deuces = WholeNumber("2s melded")
+    melded_aces = WholeNumber("Aces melded")
+    melded_high = WholeNumber("8 to K melded")
+    melded_low = WholeNumber("4 to 7 melded")
+    melded_black_threes = WholeNumber("Black 3s melded")
+    in_hand_jokers = WholeNumber("Jokers in hand")
+    in_hand_deuces = WholeNumber("2s in hand")
+    in_hand_aces = WholeNumber("Aces in hand")
+    in_hand_high = WholeNumber("8 to K in hand")
+    in_hand_low = WholeNumber("4 to 7 in hand")
+    in_hand_black_threes = WholeNumber("Black 3s in hand")
+
+    INTEGER_ENTRIES = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "dirty_sevens",
+                       "dirty_aces", "threes_in_hand", "red_threes_in_hand", "failed_go_out_asks",
+                       "failed_pile_takes")
+    SWITCH_ENTRIES = ("sevens_canasta", "aces_canasta", "incomplete_sevens", "incomplete_aces",
+                      "incomplete_wild", "went_out", "concealed", "last_draw_three")
+
+    def entry_json(self) -> dict:
+        """This side's entry as the document's side object: only what was entered, only the active Count."""
+        if self.special_hand.data:
+            # A special hand is the side's only score: the rest of the panel is hidden and set aside.
+            return {"special_hand": self.special_hand.data}
+        entry: dict[str, Any] = {}
+        for name in self.INTEGER_ENTRIES:
+            if self[name].data:
+                entry[name] = self[name].data
+        for name in self.SWITCH_ENTRIES:
+            if self[name].data:
+                entry[name] = True
+        if self.wild_canasta.data:
+            entry["wild_canasta"] = self.wild_canasta.data
+        if self.has_melded.data:
+            entry["has_melded"] = self.has_melded.data == "yes"
+        if self.count_mode.data == "grid":
+            cards = {where: {kind: self[f"{where}_{kind}"].data for kind, _, _ in CARD_GRID
+                             if self[f"{where}_{kind}"].data}
+                     for where in ("melded", "in_hand")}
+            entry["cards"] = cards
+        elif self.count.data is not None:
+            count = self.count.data
+            entry["count"] = -count if self.count_sign.data == "-" and count > 0 else count
+        return entry
+
+    def fill(self, entry: dict) -> None:
+        """Pre-fill the panel from a stored side entry."""
+        for name in self.INTEGER_ENTRIES + self.SWITCH_ENTRIES + ("wild_canasta", "special_hand"):
+            if name in entry:
+                self[name].data = entry[name]
+        if "has_melded" in entry:
+            self.has_melded.data = "yes" if entry["has_melded"] else "no"
+        if "cards" in entry:
+            self.count_mode.data = "grid"
+            for where in ("melded", "in_hand"):
+                for kind, value in entry["cards"].get(where, {}).items():
+                    self[f"{where}_{kind}"].data = value
+        elif "count" in entry:
+            self.count_mode.data = "number"
+            self.count_sign.data = "-" if entry["count"] < 0 else "+"
+            self.count.data = abs(entry["count"])
+
+
+class HandSwitchesForm(Form):
+    """The switches that belong to the whole hand rather than to a side."""
+
+    perfect_cut = BooleanField("Perfect cut")
+
+
+class HandForm:
+    """The hand form: a SideForm per side (prefixed s0-, s1-, ...) and the hand's perfect-cut switch."""
+
+    def __init__(self, formdata, game_rules: rules.Rules, table: rules.Table, hand_index: int,
+                 entries: list[dict] | None = None):
+        self.rules, self.table, self.hand_index = game_rules, table, hand_index
+        self.cutter_side = table.cutter_side(hand_index)
+        hand_choices = [("", "None")] + [(key, f"{rules.SPECIAL_HAND_NAMES[key]} ({points:,})")
+                                         for key, points in game_rules.special_hands]
+        self.sides = []
+        for i, _ in enumerate(table.sides):
+            side = SideForm(formdata, prefix=f"s{i}-")
+            side.special_hand.choices = hand_choices
+            if formdata is None and entries is not None:
+                side.fill(entries[i])
+            self.sides.append(side)
+        self.perfect_cut = HandSwitchesForm(formdata).perfect_cut
+        if formdata is None and entries is not None:
+            self.perfect_cut.data = any(e.get("perfect_cut") for e in entries)
+        self.errors: list[str] = []
+
+    def validate(self) -> bool:
+        """Form shape only: every number a whole number in range."""
+        return all([side.validate() for side in self.sides])
+
+    def hand_json(self) -> dict:
+        """The hand as the API's body: {"sides": [...]}, with the perfect cut on the cutter's side."""
+        entries = [side.entry_json() for side in self.sides]
+        if self.perfect_cut.data:
+            entries[self.cutter_side]["perfect_cut"] = True
+        return {"sides": entries}
+
+    def field_for(self, path: tuple):
+        """The form field a problem path names, or None for a problem with the whole hand."""
+        if len(path) < 3 or path[0] != "sides":
+            return None
+        side, name = self.sides[path[1]], path[2]
+        if name == "perfect_cut":
+            return self.perfect_cut
+        if name == "cards":
+            return side[f"{path[3]}_{path[4]}"] if len(path) == 5 else side.count
+        if name in side:
+            return side[name]
+        return None
+
+    def add_problems(self, problems: Sequence[Problem]) -> None:
+        """Show the rules' problems beside their fields and the rest at the top of the form."""
+        self.errors += attach_problems(problems, self.field_for)
+
+    def shown(self, field) -> bool:
+        """Whether the page shows this side field for the game's preset (and so has a slot for its errors)."""
+        name, modern = field.short_name, self.rules.values.modern
+        if name in (rules.CLASSIC_ONLY_FIELDS if modern else rules.MODERN_ONLY_FIELDS):
+            return False
+        if name.endswith("_black_threes"):
+            return not modern
+        if name == "special_hand":
+            return bool(self.rules.special_hands)
+        return name not in ("count_mode", "count_sign")
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.errors) or any(side.errors for side in self.sides) or bool(self.perfect_cut.errors)
+
+
+# --- A new game --------------------------------------------------------------------
+
+TABLE_CHOICES = [("4", "Two partnerships (4 players)"), ("2", "Two players"),
+                 ("6", "Three partnerships (6 players, classic only)")]
+DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
+
+
+class NewGameForm(Form):
+    """Preset, table, players, first dealer and the table rules of a new game."""
+
+    preset = RadioField("Rules", choices=[(key, p.name) for key, p in rules.PRESETS.items()], default="modern")
+    players = RadioField("Players", choices=TABLE_CHOICES, default="4")
+    side0_name = StringField("Side 1 name", default="Us")
+    side1_name = StringField("Side 2 name", default="Them")
+    side2_name = StringField("Side 3 name", default="Others")
+    player0_0 = StringField("Player 1 of side 1")
+    player0_1 = StringField("Player 2 of side 1")
+    player1_0 = StringField("Player 1 of side 2")
+    player1_1 = StringField("Player 2 of side 2")
+    player2_0 = StringField("Player 1 of side 3")
+    player2_1 = StringField("Player 2 of side 3")
+    first_dealer = SelectField("First dealer", coerce=int, default=0, validate_choice=False)
+    target = WholeNumber("Points to win", minimum=5)
+    wipeout = BooleanField("Wipeout: a special hand leaves the other side 0")
+    perfect_cut = BooleanField("Perfect cut bonus (+100 to the cutter's side)")
+
+    def side_count(self) -> int:
+        return 3 if self.players.data == "6" else 2
+
+    def players_per_side(self) -> int:
+        return 1 if self.players.data == "2" else 2
+
+    def seat_names(self) -> list[str]:
+        """Who sits in each seat, clockwise: one player from each side in turn."""
+        names = []
+        for j in range(self.players_per_side()):
+            for i in range(self.side_count()):
+                player = (self[f"player{i}_{j}"].data or "").strip() or f"Player {j + 1} of side {i + 1}"
+                side = (self[f"side{i}_name"].data or "").strip() or f"Side {i + 1}"
+                names.append(f"{player} ({side})")
+        return names
+
+    def apply_preset(self, only_unset: bool) -> None:
+        """Fill the table rules from the chosen preset (all of them, or only the ones not given)."""
+        preset = rules.PRESETS.get(self.preset.data) or rules.PRESETS["modern"]
+        if not only_unset or self.target.data is None:
+            self.target.data = preset.target
+        if not only_unset:
+            self.wipeout.data = preset.wipeout_default
+            self.perfect_cut.data = preset.perfect_cut_default
+            for key in rules.SPECIAL_HAND_NAMES:
+                self[f"hand_{key}"].data = key in preset.special_hands
+                self[f"hand_{key}_points"].data = preset.special_hands.get(key)
+
+    def special_hand_fields(self):
+        """(key, switch field, points field) for the catalogue of special hands."""
+        return [(key, self[f"hand_{key}"], self[f"hand_{key}_points"]) for key in rules.SPECIAL_HAND_NAMES]
+
+    def document_json(self) -> dict:
+        """The game document this form describes (no hands yet)."""
+        sides = []
+        for i in range(self.side_count()):
+            sides.append({"name": (self[f"side{i}_name"].data or "").strip(),
+                          "players": [(self[f"player{i}_{j}"].data or "").strip()
+                                      for j in range(self.players_per_side())]})
+        game_rules: dict[str, Any] = {"preset": self.preset.data, "target": self.target.data,
+                                      "wipeout": self.wipeout.data, "perfect_cut": self.perfect_cut.data}
+        if self.preset.data in rules.MODERN_PRESETS:
+            game_rules["special_hands"] = {key: points.data for key, switch, points in self.special_hand_fields()
+                                           if switch.data}
+        return {"format": document.FORMAT, "version": document.VERSION, "rules": game_rules,
+                "sides": sides, "first_dealer": self.first_dealer.data or 0, "hands": []}
+
+    def field_for(self, path: tuple):
+        """The form field a problem path names."""
+        if path[:1] == ("rules",) and len(path) >= 2:
+            if path[1] == "special_hands" and len(path) == 3:
+                return self[f"hand_{path[2]}_points"]
+            return self[path[1]] if path[1] in self else None
+        if path[:1] == ("sides",) and len(path) >= 3:
+            if path[2] == "name":
+                return self[f"side{path[1]}_name"]
+            if path[2] == "players" and len(path) == 4:
+                return self[f"player{path[1]}_{path[3]}"]
+        if path == ("first_dealer",):
+            return self.first_dealer
+        return None
+
+
+for _key in rules.SPECIAL_HAND_NAMES:
+    setattr(NewGameForm, f"hand_{_key}", BooleanField(rules.SPECIAL_HAND_NAMES[_key]))
+    setattr(NewGameForm, f"hand_{_key}_points", WholeNumber(f"{rules.SPECIAL_HAND_NAMES[_key]} points", minimum=5))
+del _key

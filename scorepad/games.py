@@ -1,0 +1,353 @@
+"""The pages: home, new game, the scoresheet, hand entry and editing, the scoreboard and export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask import (Blueprint, Response, abort, flash, make_response, redirect, render_template, request,
+                   session, url_for)
+from jinja2_fragments.flask import render_block
+
+from . import document, rules, store
+from .forms import CARD_GRID, HandForm, NewGameForm, attach_problems
+from .rules import RuleError
+
+bp = Blueprint("games", __name__)
+
+
+# --- Helpers ---------------------------------------------------------------------
+
+
+def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
+    """The whole page, or for an htmx request only its `block`: the one place that decides."""
+    if block and request.headers.get("HX-Request") == "true":
+        body = render_block(template, block, **context)
+    else:
+        body = render_template(template, **context)
+    response = make_response(body, status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def _kept_tokens() -> dict:
+    """The edit tokens of the games this browser keeps score of."""
+    return session.get("games", {})
+
+
+def _keep(game_id: str, token: str) -> None:
+    session.permanent = True
+    session["games"] = {**_kept_tokens(), game_id: token}
+
+
+def _load(game_id: str) -> store.Stored:
+    try:
+        return store.load_game(game_id)
+    except store.GameNotFound:
+        abort(404, "There is no game at this address. Check the link, or start a new game.")
+
+
+def _can_edit(stored: store.Stored) -> bool:
+    return store.token_matches(stored, _kept_tokens().get(stored.id))
+
+
+def _editable(game_id: str) -> store.Stored:
+    """The game, if this browser keeps its score; otherwise 403."""
+    stored = _load(game_id)
+    if not _can_edit(stored):
+        abort(403, "Only the scorekeeper's phone can change this game. Ask them for the scoresheet link.")
+    return stored
+
+
+def _hand_position(stored: store.Stored, number: int) -> int:
+    """A hand's 0-based position from the 1-based number in the address."""
+    if not 1 <= number <= len(stored.game.hands):
+        abort(404, f"This game has no hand {number}.")
+    return number - 1
+
+
+@bp.app_template_filter("points")
+def points_filter(value: int | None) -> str:
+    """Points as a card player writes them: 1,685 and \u22122,060."""
+    if value is None:
+        return ""
+    return f"\u2212{abs(value):,}" if value < 0 else f"{value:,}"
+
+
+@bp.app_errorhandler(403)
+@bp.app_errorhandler(404)
+def page_error(error):
+    """Errors on pages answer with a page in words, not a bare status."""
+    if request.path.startswith("/api/"):
+        return {"errors": [{"field": "", "message": error.description}]}, error.code
+    return render_template("error.html", error=error), error.code
+
+
+def _scoresheet_context(stored: store.Stored) -> dict:
+    """What the scoresheet shows: every figure comes from the rules."""
+    score = stored.score
+    table = stored.game.table
+    margin = None
+    if score.winner is not None:
+        others = [t for i, t in enumerate(score.totals) if i != score.winner]
+        margin = score.totals[score.winner] - max(others)
+    return {"stored": stored, "game": stored.game, "score": score, "table": table,
+            "preset": stored.game.rules.values, "margin": margin,
+            "rows": list(zip(stored.game.hands, score.hands)),
+            "next_dealer_name": table.player_of_seat(score.next_dealer)}
+
+
+# --- Home and new game ----------------------------------------------------------------
+
+
+@bp.get("/")
+def home():
+    """Start a game, or carry on with the games kept on this phone."""
+    games = store.load_games(list(_kept_tokens()))
+    in_progress = [g for g in games if not g.score.finished]
+    finished = [g for g in games if g.score.finished]
+    return render_template("games/home.html", in_progress=in_progress, finished=finished)
+
+
+def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
+    form.first_dealer.choices = list(enumerate(form.seat_names()))
+    block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.headers.get("HX-Target", ""))
+    return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
+                  errors=errors or [])
+
+
+@bp.get("/games/new")
+def new_game():
+    """The new-game form, pre-filled from the chosen preset (htmx re-renders one part when a choice changes)."""
+    form = NewGameForm(request.args or None)
+    if request.headers.get("HX-Target") != "dealer_choice":
+        form.apply_preset(only_unset=False)
+    return _new_game_page(form)
+
+
+@bp.post("/games")
+def create_game():
+    """Start the game described by the form, and keep its edit rights on this phone."""
+    form = NewGameForm(request.form)
+    if request.form.get("action") == "preset":
+        form.apply_preset(only_unset=False)
+        return _new_game_page(form)
+    form.apply_preset(only_unset=True)
+    if not form.validate():
+        return _new_game_page(form, 422)
+    try:
+        game = document.parse_document(form.document_json())
+    except RuleError as error:
+        leftovers = attach_problems(error.problems, form.field_for)
+        return _new_game_page(form, 422, leftovers)
+    stored, token = store.create_game(game)
+    _keep(stored.id, token)
+    return redirect(url_for("games.show", game_id=stored.id), 303)
+
+
+# --- The scoresheet -----------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str):
+    """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
+    stored = _load(game_id)
+    key = request.args.get("key")
+    if key is not None:
+        # The scorekeeper's link carries the edit token once; keep it here and show a clean address.
+        if store.token_matches(stored, key):
+            _keep(stored.id, key)
+        else:
+            flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    return render("games/show.html", "scoresheet", editable=_can_edit(stored), **_scoresheet_context(stored))
+
+
+@bp.get("/games/<game_id>/scoreboard")
+def scoreboard(game_id: str):
+    """The read-only scoreboard for the other players; it refreshes itself while the game is on."""
+    stored = _load(game_id)
+    return render("games/scoreboard.html", "scoresheet", editable=False, **_scoresheet_context(stored))
+
+
+# --- Hand entry -----------------------------------------------------------------------------
+
+
+def _totals_before(stored: store.Stored, position: int) -> tuple[int, ...]:
+    hands = stored.score.hands
+    if position == 0:
+        return (0,) * len(stored.game.table.sides)
+    return tuple(s.cumulative for s in hands[position - 1].sides)
+
+
+def _hand_form(stored: store.Stored, position: int, formdata=None) -> HandForm:
+    entries = None
+    if formdata is None and position < len(stored.game.hands):
+        entries = document.hand_json(stored.game.hands[position])["sides"]
+    return HandForm(formdata, stored.game.rules, stored.game.table, position, entries)
+
+
+def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandScore | None:
+    """Check the form as hand `position` (new or replacing); its figures, or None with the problems attached."""
+    if not form.validate():
+        return None
+    data = form.hand_json()
+    try:
+        if position < len(stored.game.hands):
+            hand, _ = store.check_replaced_hand(stored, position, data)
+        else:
+            hand = store.check_new_hand(stored, data)
+    except RuleError as error:
+        form.add_problems(error.problems)
+        return None
+    return rules.score_hand(stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position))
+
+
+def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int = 200,
+               preview: rules.HandScore | None = None, block: str | None = None) -> Response:
+    editing = position < len(stored.game.hands)
+    if editing:
+        action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
+        preview_url = url_for("games.preview_edit", game_id=stored.id, number=position + 1)
+    else:
+        action = url_for("games.create_hand", game_id=stored.id)
+        preview_url = url_for("games.preview_new", game_id=stored.id)
+    table = stored.game.table
+    before = _totals_before(stored, position)
+    return render("games/hand.html", block, status, stored=stored, form=form, position=position,
+                  editing=editing, action=action, preview_url=preview_url, preview=preview,
+                  preset=stored.game.rules.values, game_rules=stored.game.rules, table=table,
+                  dealer_name=table.player_of_seat(table.dealer(position)),
+                  cutter_name=table.player_of_seat((table.dealer(position) - 1) % table.seats),
+                  minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
+                  totals_before=before, card_grid=CARD_GRID)
+
+
+@bp.get("/games/<game_id>/hands/new")
+def new_hand(game_id: str):
+    """The hand form for the next hand."""
+    stored = _editable(game_id)
+    if stored.score.finished:
+        flash("This game is over: no more hands can be added.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    position = len(stored.game.hands)
+    return _hand_page(stored, _hand_form(stored, position), position)
+
+
+def _save(stored: store.Stored, position: int) -> Response:
+    form = _hand_form(stored, position, request.form)
+    if _check(stored, form, position) is None:
+        return _hand_page(stored, form, position, 422)
+    try:
+        if position < len(stored.game.hands):
+            store.replace_hand(stored, position, form.hand_json())
+        else:
+            store.add_hand(stored, form.hand_json())
+    except store.EditConflict:
+        form.errors.append("The game was changed on another phone at the same moment. "
+                           "Your entries are still here: check them and save again.")
+        return _hand_page(_load(stored.id), form, position, 409)
+    flash(f"Hand {position + 1} saved.", "success")
+    return redirect(url_for("games.show", game_id=stored.id, _anchor=f"hand-{position + 1}"), 303)
+
+
+@bp.post("/games/<game_id>/hands")
+def create_hand(game_id: str):
+    """Save the next hand, or show the form again with every problem beside its field."""
+    stored = _editable(game_id)
+    if stored.score.finished:
+        flash("This game is over: no more hands can be added.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    return _save(stored, len(stored.game.hands))
+
+
+def _preview(stored: store.Stored, position: int) -> Response:
+    form = _hand_form(stored, position, request.form)
+    preview = _check(stored, form, position)
+    status = 200 if preview is not None or request.headers.get("HX-Request") == "true" else 422
+    return _hand_page(stored, form, position, status, preview=preview, block="preview")
+
+
+@bp.post("/games/<game_id>/hands/preview")
+def preview_new(game_id: str):
+    """The figures of the hand being entered, and its problems, without saving."""
+    stored = _editable(game_id)
+    return _preview(stored, len(stored.game.hands))
+
+
+@bp.post("/games/<game_id>/hands/<int:number>/preview")
+def preview_edit(game_id: str, number: int):
+    """The figures of a past hand being corrected, without saving."""
+    stored = _editable(game_id)
+    return _preview(stored, _hand_position(stored, number))
+
+
+@bp.get("/games/<game_id>/hands/<int:number>/edit")
+def edit_hand(game_id: str, number: int):
+    """The hand form, pre-filled with hand `number` as stored."""
+    stored = _editable(game_id)
+    position = _hand_position(stored, number)
+    return _hand_page(stored, _hand_form(stored, position), position)
+
+
+@bp.post("/games/<game_id>/hands/<int:number>")
+def update_hand(game_id: str, number: int):
+    """Save a corrected hand; the figures after it follow."""
+    stored = _editable(game_id)
+    return _save(stored, _hand_position(stored, number))
+
+
+@bp.get("/games/<game_id>/hands/<int:number>/delete")
+def confirm_delete(game_id: str, number: int):
+    """Ask before deleting the last hand."""
+    stored = _editable(game_id)
+    position = _hand_position(stored, number)
+    if position != len(stored.game.hands) - 1:
+        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
+    return render_template("games/delete.html", stored=stored, number=number,
+                           **_scoresheet_context(stored))
+
+
+@bp.post("/games/<game_id>/hands/<int:number>/delete")
+def delete_hand(game_id: str, number: int):
+    """Delete the last hand."""
+    stored = _editable(game_id)
+    position = _hand_position(stored, number)
+    if position != len(stored.game.hands) - 1:
+        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
+    store.delete_hand(stored, position)
+    flash(f"Hand {number} deleted.", "success")
+    return redirect(url_for("games.show", game_id=game_id), 303)
+
+
+# --- Export ------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id: str):
+    """The game document, to keep, move to another phone or import again."""
+    stored = _load(game_id)
+    body = json.dumps(stored.document(), indent=2, ensure_ascii=False)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.json"'})
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str):
+    """The scoresheet as a spreadsheet: a row per hand, Base, Count, hand total and total per side."""
+    stored = _load(game_id)
+    table = stored.game.table
+    out = io.StringIO()
+    writer = csv.writer(out)
+    header = ["hand", "dealer"]
+    for side in table.sides:
+        header += [f"{side.name} {figure}" for figure in ("base", "count", "hand total", "total")]
+    writer.writerow(header)
+    for n, hand_score in enumerate(stored.score.hands):
+        row = [n + 1, table.player_of_seat(hand_score.dealer)]
+        for side_score in hand_score.sides:
+            row += [side_score.base, side_score.count, side_score.total, side_score.cumulative]
+        writer.writerow(row)
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.csv"'})

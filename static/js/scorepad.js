@@ -1,0 +1,31 @@
+// Scorepad's own script: quicker input on a phone. Every page works without it.
+(function () {
+  "use strict";
+
+  // Steppers: the - and + buttons beside a number change it by one, within its min and max,
+  // and fire "input" so the live preview follows.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button.step");
+    if (!button) return;
+    var input = document.getElementById(button.dataset.for);
+    if (!input) return;
+    var value = parseInt(input.value, 10);
+    if (isNaN(value)) value = 0;
+    value += parseInt(button.dataset.step, 10);
+    var min = input.min === "" ? -Infinity : parseInt(input.min, 10);
+    var max = input.max === "" ? Infinity : parseInt(input.max, 10);
+    input.value = Math.min(max, Math.max(min, value));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
+  if ("serviceWorker" in navigator) {
+    var script = document.currentScript;
+    var url = script && script.dataset.sw;
+    if (url) {
+      window.addEventListener("load", function () {
+        navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
+      });
+    }
+  }
+})();
