@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from . import document, rules
@@ -17,6 +18,11 @@ from .rules import Problem
 
 CARD_GRID = (("jokers", "Jokers", 50), ("deuces", "2s", 20), ("aces", "Aces", 20),
              ("high", "8 to K", 10), ("low", "4 to 7", 5), ("black_threes", "Black 3s", 5))
+
+
+def choices(pairs) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(str(value), label) for value, label in pairs]
 
 
 class WholeNumber(IntegerField):
@@ -58,21 +64,21 @@ def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
 class SideForm(Form):
     """One side's panel of the hand form."""
 
-    special_hand = SelectField("Special hand", choices=[("", "None")], default="", validate_choice=False)
+    special_hand = SelectField("Special hand", choices=choices([("", "None")]), default="", validate_choice=False)
     red_threes = WholeNumber("Red 3s")
     black_threes = WholeNumber("Black 3s")
     natural_canastas = WholeNumber("Natural canastas")
     mixed_canastas = WholeNumber("Mixed canastas")
     sevens_canasta = BooleanField("Sevens canasta")
     aces_canasta = BooleanField("Pure aces canasta")
-    wild_canasta = SelectField("Wild-card canasta", choices=[("", "None")] + list(rules.WILD_CANASTA_NAMES.items()),
+    wild_canasta = SelectField("Wild-card canasta", choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())),
                                default="")
     incomplete_sevens = BooleanField("Unfinished sevens")
     incomplete_aces = BooleanField("Unfinished aces")
     incomplete_wild = BooleanField("Unfinished wild cards")
     went_out = BooleanField("Went out")
     concealed = BooleanField("Concealed (all in one turn)")
-    has_melded = SelectField("Melded this hand", choices=[("", "Judge from the count"), ("yes", "Yes"), ("no", "No")],
+    has_melded = SelectField("Melded this hand", choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]),
                              default="")
     dirty_sevens = WholeNumber("Players dirty with 7s")
     dirty_aces = WholeNumber("Players dirty with aces")
@@ -81,8 +87,9 @@ class SideForm(Form):
     red_threes_in_hand = WholeNumber("Red 3s left in hand")
     failed_go_out_asks = WholeNumber("Asked to go out, then didn't")
     failed_pile_takes = WholeNumber("Took the pile, couldn't use the top card")
-    count_mode = RadioField("Count as", choices=[("number", "One number"), ("grid", "Counting grid")], default="number")
-    count_sign = RadioField("Sign", choices=[("+", "+"), ("-", "\u2212")], default="+")
+    count_mode = RadioField("Count as", choices=choices([("number", "One number"), ("grid", "Counting grid")]),
+                            default="number")
+    count_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", "\u2212")]), default="+")
     count = WholeNumber("Count", minimum=None)
     melded_jokers = WholeNumber("Jokers melded")
     melded_deuces = WholeNumber("2s melded")
@@ -160,8 +167,8 @@ class HandForm:
                  entries: list[dict] | None = None):
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
         self.cutter_side = table.cutter_side(hand_index)
-        hand_choices = [("", "None")] + [(key, f"{rules.SPECIAL_HAND_NAMES[key]} ({points:,})")
-                                         for key, points in game_rules.special_hands]
+        hand_choices = choices([("", "None")] + [(key, f"{rules.SPECIAL_HAND_NAMES[key]} ({points:,})")
+                                                 for key, points in game_rules.special_hands])
         self.sides = []
         for i, _ in enumerate(table.sides):
             side = SideForm(formdata, prefix=f"s{i}-")
@@ -191,12 +198,13 @@ class HandForm:
             return None
         side, name = self.sides[path[1]], path[2]
         if name == "perfect_cut":
-            return self.perfect_cut
+            return self.perfect_cut if self.rules.perfect_cut else None
         if name == "cards":
-            return side[f"{path[3]}_{path[4]}"] if len(path) == 5 else side.count
-        if name in side:
-            return side[name]
-        return None
+            field = side[f"{path[3]}_{path[4]}"] if len(path) == 5 else side.count
+        else:
+            field = side[name] if name in side else None
+        # A problem with a field this page does not show goes to the top of the form, never out of sight.
+        return field if field is not None and self.shown(field) else None
 
     def add_problems(self, problems: Sequence[Problem]) -> None:
         """Show the rules' problems beside their fields and the rest at the top of the form."""
@@ -220,15 +228,16 @@ class HandForm:
 
 # --- A new game --------------------------------------------------------------------
 
-TABLE_CHOICES = [("4", "Two partnerships (4 players)"), ("2", "Two players"),
-                 ("6", "Three partnerships (6 players, classic only)")]
+TABLE_CHOICES = choices([("4", "Two partnerships (4 players)"), ("2", "Two players"),
+                         ("6", "Three partnerships (6 players, classic only)")])
 DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
 
 
 class NewGameForm(Form):
     """Preset, table, players, first dealer and the table rules of a new game."""
 
-    preset = RadioField("Rules", choices=[(key, p.name) for key, p in rules.PRESETS.items()], default="modern")
+    preset = RadioField("Rules", choices=choices((key, p.name) for key, p in rules.PRESETS.items()),
+                        default="modern")
     players = RadioField("Players", choices=TABLE_CHOICES, default="4")
     side0_name = StringField("Side 1 name", default="Us")
     side1_name = StringField("Side 2 name", default="Them")

@@ -11,7 +11,7 @@ from flask import (Blueprint, Response, abort, flash, make_response, redirect, r
 from jinja2_fragments.flask import render_block
 
 from . import document, rules, store
-from .forms import CARD_GRID, HandForm, NewGameForm, attach_problems
+from .forms import CARD_GRID, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
 
 bp = Blueprint("games", __name__)
@@ -111,7 +111,7 @@ def home():
 
 
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
-    form.first_dealer.choices = list(enumerate(form.seat_names()))
+    form.first_dealer.choices = choices(enumerate(form.seat_names()))
     block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.headers.get("HX-Target", ""))
     return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
                   errors=errors or [])
@@ -305,8 +305,7 @@ def confirm_delete(game_id: str, number: int):
     position = _hand_position(stored, number)
     if position != len(stored.game.hands) - 1:
         abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
-    return render_template("games/delete.html", stored=stored, number=number,
-                           **_scoresheet_context(stored))
+    return render_template("games/delete.html", number=number, **_scoresheet_context(stored))
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/delete")

@@ -1,0 +1,356 @@
+"""The pages, through the Flask client: status, the text a person sees, Location, and htmx fragments.
+
+Figures are worked out by hand from RULES.md; the arithmetic is beside each one.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+import pytest
+
+from tests.conftest import game_document
+
+NEW_GAME = {"preset": "modern", "players": "4", "side0_name": "Us", "side1_name": "Them",
+            "player0_0": "Ann", "player0_1": "Cleo", "player1_0": "Bea", "player1_1": "Dot", "first_dealer": "0",
+            # the switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500
+            "perfect_cut": "y", "hand_pairs": "y", "hand_pairs_points": "2500"}
+
+
+def side_fields(i: int, **entries) -> dict:
+    """Form data of one side's panel, as the browser sends it."""
+    data = {f"s{i}-count_mode": "number", f"s{i}-count_sign": "+"}
+    data.update({f"s{i}-{name}": str(value) for name, value in entries.items()})
+    return data
+
+
+def hand_form(us: dict, them: dict, **extra) -> dict:
+    return {**side_fields(0, **us), **side_fields(1, **them), **extra}
+
+
+def text(response) -> str:
+    """The page's text with tags and repeated white space removed."""
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+
+
+@pytest.fixture
+def game(client):
+    """A modern game started from the new-game page: its id (this client keeps its edit rights)."""
+    response = client.post("/games", data=NEW_GAME)
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+# --- Home and new game ---------------------------------------------------------------
+
+
+def test_home_offers_a_new_game(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Start a new game" in text(response)
+
+
+def test_the_new_game_form_is_prefilled_from_the_modern_preset(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert 'name="target" type="number"' in page and 'value="8500"' in page
+    assert 'id="hand_pairs_points"' in page and 'value="2500"' in page
+
+
+def test_starting_a_game_goes_to_its_scoresheet(client):
+    response = client.post("/games", data=NEW_GAME)
+    assert response.status_code == 303
+    assert re.fullmatch(r"/games/[\w-]+", response.headers["Location"])
+    page = text(client.get(response.headers["Location"]))
+    assert "Us v Them" in page
+    assert "Ann & Cleo" in page and "Bea & Dot" in page
+    assert page.count("Minimum Count 125") == 2  # a cumulative of 0 is below 3,000
+    assert "Hand 1: Ann deals" in page
+
+
+def test_the_home_page_lists_the_games_kept_on_this_phone(client, game):
+    page = text(client.get("/"))
+    assert "Games in progress" in page and "Us 0" in page and "Them 0" in page
+
+
+def test_a_player_without_a_name_is_refused_beside_the_field(client):
+    response = client.post("/games", data={**NEW_GAME, "player1_1": " "})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="player1_1-error"[^>]*>Give each player a name\.', page)
+    assert 'value="Ann"' in page  # what was typed stays
+
+
+def test_three_partnerships_are_refused_outside_classic(client):
+    data = {**NEW_GAME, "players": "6", "side2_name": "Others", "player2_0": "Eve", "player2_1": "Fay"}
+    response = client.post("/games", data=data)
+    assert response.status_code == 422
+    assert "Three sides play only in classic canasta." in text(response)
+
+
+def test_a_classic_game_of_six_plays_to_5000(client):
+    data = {**NEW_GAME, "preset": "classic", "players": "6", "side2_name": "Others",
+            "player2_0": "Eve", "player2_1": "Fay", "target": ""}
+    response = client.post("/games", data=data)
+    assert response.status_code == 303
+    page = text(client.get(response.headers["Location"]))
+    assert "playing to 5,000" in page
+    assert page.count("Minimum Count 50") == 3  # classic: 0 to 1,495 needs 50
+
+
+def test_choosing_a_preset_rerenders_only_the_table_rules(client):
+    response = client.get("/games/new", query_string={**NEW_GAME, "preset": "classic"},
+                          headers={"HX-Request": "true", "HX-Target": "game_rules"})
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<fieldset class="card" id="game_rules">')
+    assert "<html" not in body
+    assert 'value="5000"' in body  # classic's target
+    assert "Special hands" not in body  # classic has none
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_changing_the_players_rerenders_only_the_first_dealer_choice(client):
+    response = client.get("/games/new", query_string={**NEW_GAME, "player0_0": "Zoe"},
+                          headers={"HX-Request": "true", "HX-Target": "dealer_choice"})
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="dealer_choice">')
+    assert "Zoe (Us)" in body
+
+
+def test_without_javascript_a_preset_is_applied_by_its_button(client):
+    response = client.post("/games", data={**NEW_GAME, "preset": "wca", "action": "preset"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="wipeout"[^>]*checked', page)  # wca plays wipeout
+
+
+# --- Entering hands ------------------------------------------------------------------------
+
+FIRST_HAND = hand_form({"red_threes": 2, "natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 385},
+                       {"mixed_canastas": 1, "count": 140})
+# Us: 3s 300 (two canastas, so added) + natural 500 + mixed 300 + out 100 = 1,200; + 385 = 1,585
+# Them: one canasta, so no 3s; mixed 300; + 140 = 440
+
+
+def test_a_saved_hand_shows_its_figures_in_the_grid(client, game):
+    response = client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game}#hand-1"
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    row = page[page.index('id="hand-1"'):page.index("</tr>", page.index('id="hand-1"'))]
+    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == \
+        ["1,200", "385", "1,585", "1,585", "300", "140", "440", "440"]
+    assert "Hand 2: Bea deals" in text(client.get(f"/games/{game}"))  # the deal passes clockwise: Ann, Bea
+
+
+def test_a_negative_count_is_entered_with_the_minus_sign(client, game):
+    data = hand_form({"natural_canastas": 2, "went_out": "y", "count": 200},
+                     {"count": 75, "count_sign": "-"})
+    client.post(f"/games/{game}/hands", data=data)
+    page = text(client.get(f"/games/{game}"))
+    # Them: no canasta, Base 0, Count −75
+    assert "Total \u221275" in page
+
+
+def test_an_impossible_hand_is_refused_beside_the_field_and_nothing_is_lost(client, game):
+    data = hand_form({"mixed_canastas": 1, "went_out": "y", "count": 120}, {"count": 90})
+    response = client.post(f"/games/{game}/hands", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="s0-went_out-error"[^>]*>Going out needs two closed canastas\.', page)
+    assert re.search(r'id="s1-count-error"[^>]*>A side with no canasta counts every card against it', page)
+    assert 'name="s0-count" type="text"' in page and 'value="120"' in page
+    assert re.search(r'id="s0-went_out"[^>]*checked', page)
+    assert "No hands yet." in text(client.get(f"/games/{game}"))
+
+
+def test_a_problem_with_a_field_the_game_does_not_show_is_said_at_the_top(client):
+    game = client.post("/games", data={**NEW_GAME, "perfect_cut": ""}).headers["Location"].rsplit("/", 1)[1]
+    # With the perfect cut off the switch is not on the page; a stale form that sends it is told why.
+    response = client.post(f"/games/{game}/hands", data=hand_form({"count": 0}, {"count": 0}, perfect_cut="y"))
+    assert response.status_code == 422
+    assert re.search(r'id="form-errors"[^>]*><ul><li>This game doesn&#39;t play the perfect-cut bonus\.',
+                     response.get_data(as_text=True))
+
+
+def test_a_word_where_a_number_goes_is_refused_in_plain_words(client, game):
+    response = client.post(f"/games/{game}/hands", data=hand_form({"red_threes": "two"}, {}))
+    assert response.status_code == 422
+    assert re.search(r'id="s0-red_threes-error"[^>]*>Enter a whole number, like 3\.', response.get_data(as_text=True))
+
+
+def test_the_count_from_the_counting_grid(client, game):
+    data = hand_form({"natural_canastas": 2, "went_out": "y", "count_mode": "grid", "melded_jokers": 1,
+                      "melded_high": 20, "melded_low": 4, "in_hand_aces": 1},
+                     {"count_mode": "grid", "melded_deuces": 1, "in_hand_high": 2})
+    client.post(f"/games/{game}/hands", data=data)
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    # Us: 50 + 200 + 20 melded − 20 in hand = 250; Base 1,000 + 100 = 1,100; total 1,350
+    # Them: no canasta, every card against it: −(20 + 20) = −40
+    assert re.findall(r'class="count">([^<]+)<', page) == ["250", "\u221240"]
+    assert re.findall(r'class="cumulative">([^<]+)<', page) == ["1,350", "\u221240"]
+
+
+def test_the_live_preview_is_a_fragment_with_the_figures(client, game):
+    response = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert "<html" not in body and body.lstrip().startswith('<section id="preview"')
+    assert re.findall(r'class="cumulative">([^<]+)<', body) == ["1,585", "440"]
+    assert "HX-Request" in response.headers["Vary"]
+    assert "No hands yet." in text(client.get(f"/games/{game}"))  # a preview saves nothing
+
+
+def test_the_live_preview_puts_each_problem_beside_its_field(client, game):
+    data = hand_form({"went_out": "y"}, {"red_threes": 5})
+    body = client.post(f"/games/{game}/hands/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert re.search(r'id="s0-went_out-error"[^>]*hx-swap-oob="true">Going out needs two closed canastas\.', body)
+    assert re.search(r'id="s1-red_threes-error"[^>]*hx-swap-oob="true">Red 3s: a side can have 0 to 4\.', body)
+    assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="true"></p>', body)  # clears old messages
+    assert "Fix the entries marked in red" in body
+
+
+def test_the_perfect_cut_switch_goes_to_the_cutters_side(client, game):
+    # Hand 1: Ann deals, so Dot (on her right, side Them) cuts.
+    client.post(f"/games/{game}/hands", data=hand_form({"count": 0}, {"count": 0}, perfect_cut="y"))
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert re.findall(r'class="base">([^<]+)<', page) == ["0", "100"]
+
+
+def test_a_special_hand_sets_the_rest_of_the_panel_aside(client, game):
+    data = hand_form({"special_hand": "pairs", "red_threes": 2, "count": 95},
+                     {"natural_canastas": 1, "count": 50})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    # Us: seven pairs 2,500, Count 0. Them: natural 500 + 50 = 550 (no wipeout in modern)
+    assert re.findall(r'class="cumulative">([^<]+)<', page) == ["2,500", "550"]
+
+
+# --- Editing and deleting --------------------------------------------------------------------
+
+
+def test_editing_the_first_hand_recomputes_the_later_totals(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50}))
+    form = client.get(f"/games/{game}/hands/1/edit").get_data(as_text=True)
+    assert 'value="385"' in form and re.search(r'id="s0-went_out"[^>]*checked', form)  # pre-filled
+    changed = dict(FIRST_HAND)
+    changed["s0-count"] = "485"
+    response = client.post(f"/games/{game}/hands/1", data=changed)
+    assert response.status_code == 303
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    # Hand 1 Us 1,200 + 485 = 1,685; hand 2 Us 300 + 100 = 400 → 2,085; Them 440 − 50 = 390
+    assert re.findall(r'class="cumulative">([^<]+)<', page) == ["1,685", "440", "2,085", "390"]
+
+
+def test_only_the_last_hand_can_be_deleted_after_confirming(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50}))
+    assert client.get(f"/games/{game}/hands/1/delete").status_code == 404
+    confirm = client.get(f"/games/{game}/hands/2/delete")
+    assert confirm.status_code == 200 and "Delete hand 2?" in text(confirm)
+    response = client.post(f"/games/{game}/hands/2/delete")
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{game}"
+    page = text(client.get(f"/games/{game}"))
+    assert "Hand 2: Bea deals" in page and "1,585" in page
+
+
+# --- Who may change a game --------------------------------------------------------------------
+
+
+def test_another_phone_sees_the_game_read_only(app, game):
+    other = app.test_client()
+    page = text(other.get(f"/games/{game}"))
+    assert "Read-only" in page and "Enter hand" not in page
+    assert other.get(f"/games/{game}/hands/new").status_code == 403
+    assert other.post(f"/games/{game}/hands", data=FIRST_HAND).status_code == 403
+
+
+def test_the_scoresheet_link_of_the_api_gives_edit_rights(app, client):
+    body = client.post("/api/games", json=game_document()).get_json()
+    phone = app.test_client()
+    path = body["links"]["scoresheet"].split("localhost", 1)[1]
+    response = phone.get(path)
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{body['id']}"
+    assert "Enter hand 1" in text(phone.get(f"/games/{body['id']}"))
+
+
+def test_a_wrong_key_leaves_the_game_read_only(app, game):
+    phone = app.test_client()
+    phone.get(f"/games/{game}?key=wrong")
+    page = text(phone.get(f"/games/{game}"))
+    assert "doesn't match" in page and "Enter hand" not in page
+
+
+def test_the_scoreboard_shows_the_figures_without_edit_links(app, client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    page = app.test_client().get(f"/games/{game}/scoreboard").get_data(as_text=True)
+    assert "1,585" in page and "440" in page
+    assert "Edit" not in text_of(page) and 'hx-trigger="every 15s"' in page
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_an_unknown_game_is_a_page_in_words(client):
+    response = client.get("/games/nope")
+    assert response.status_code == 404
+    assert "There is no game at this address" in text(response)
+
+
+# --- The end of a game -----------------------------------------------------------------------
+
+
+def test_a_finished_game_shows_the_winner_and_the_margin(client):
+    body = client.post("/games", data={**NEW_GAME, "target": "1000"})
+    game = body.headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    page = text(client.get(f"/games/{game}"))
+    # 1,585 against 440: Us reach 1,000 and win by 1,145
+    assert "Us won by 1,145 points." in page
+    assert "Enter hand" not in page
+    response = client.get(f"/games/{game}/hands/new")
+    assert response.status_code == 303
+
+
+# --- Export and the installable app ------------------------------------------------------------
+
+
+def test_export_json_is_the_api_document(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    exported = client.get(f"/games/{game}/export.json")
+    assert exported.headers["Content-Disposition"].startswith("attachment")
+    assert exported.get_json() == client.get(f"/api/games/{game}").get_json()
+
+
+def test_export_csv_has_a_row_per_hand(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game}/export.csv").get_data(as_text=True))))
+    assert rows[0][:6] == ["hand", "dealer", "Us base", "Us count", "Us hand total", "Us total"]
+    assert rows[1] == ["1", "Ann", "1200", "385", "1585", "1585", "300", "140", "440", "440"]
+
+
+def test_the_service_worker_is_served_from_the_root(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert "/static/js/htmx-2.0.11.min.js" in response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_manifest_makes_the_app_installable(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    body = manifest.get_json()
+    assert body["display"] == "standalone" and body["start_url"] == "/"
+    for icon in body["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+
+
+def test_the_vendored_htmx_is_the_pinned_version(client):
+    script = client.get("/static/js/htmx-2.0.11.min.js").get_data(as_text=True)
+    assert 'version:"2.0.11"' in script
