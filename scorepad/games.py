@@ -107,7 +107,7 @@ def home():
     games = store.load_games(list(_kept_tokens()))
     in_progress = [g for g in games if not g.score.finished]
     finished = [g for g in games if g.score.finished]
-    return render_template("games/home.html", in_progress=in_progress, finished=finished)
+    return render_template("games/home.html", in_progress=in_progress, finished=finished, import_errors=[])
 
 
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
@@ -146,6 +146,33 @@ def create_game():
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
+@bp.post("/games/import")
+def import_game():
+    """Restore a game from an exported JSON file (from another phone, or a backup); this phone keeps its score."""
+    upload = request.files.get("document")
+    errors: list[str] = []
+    if upload is None or not upload.filename:
+        errors = ["Choose a Scorepad game file (.json) to restore."]
+    else:
+        try:
+            game = document.parse_document(json.loads(upload.read().decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            errors = ["This file isn't a Scorepad game: it is not a JSON document."]
+        except document.FormatError as error:
+            errors = [str(error)]
+        except RuleError as error:
+            errors = [f"{document.field_name(p.path) or 'game'}: {p.message}" for p in error.problems]
+        else:
+            stored, token = store.create_game(game)
+            _keep(stored.id, token)
+            flash("Game restored.", "success")
+            return redirect(url_for("games.show", game_id=stored.id), 303)
+    games = store.load_games(list(_kept_tokens()))
+    return render_template("games/home.html", import_errors=errors,
+                           in_progress=[g for g in games if not g.score.finished],
+                           finished=[g for g in games if g.score.finished]), 422
+
+
 # --- The scoresheet -----------------------------------------------------------------------
 
 
@@ -161,7 +188,26 @@ def show(game_id: str):
         else:
             flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
-    return render("games/show.html", "scoresheet", editable=_can_edit(stored), **_scoresheet_context(stored))
+    return render("games/show.html", "scoresheet", editable=_can_edit(stored), settlement=_settlement(stored),
+                  **_scoresheet_context(stored))
+
+
+def _settlement(stored: store.Stored) -> dict | None:
+    """The money due at the end of a finished game, when the table gave a stake (RULES.md section 6)."""
+    if not stored.score.finished or "stake" not in request.args:
+        return None
+    try:
+        stake = int(request.args.get("stake") or 0)
+        per_special = int(request.args.get("per_special") or 0)
+    except ValueError:
+        return {"error": "Enter the stake and the amount per special as whole numbers."}
+    if stake < 0 or per_special < 0:
+        return {"error": "The stake and the amount per special can't be negative."}
+    game = stored.game
+    specials = rules.specials_made(game.hands, len(game.table.sides))
+    settlement = rules.settle_up(game.rules, stored.score.totals, stake, per_special, specials)
+    return {"stake": stake, "per_special": per_special, "winner": settlement.winner,
+            "payments": settlement.payments, "specials": specials}
 
 
 @bp.get("/games/<game_id>/scoreboard")

@@ -354,3 +354,42 @@ def test_the_manifest_makes_the_app_installable(client):
 def test_the_vendored_htmx_is_the_pinned_version(client):
     script = client.get("/static/js/htmx-2.0.11.min.js").get_data(as_text=True)
     assert 'version:"2.0.11"' in script
+
+
+def test_settling_up_a_finished_game(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    page = text(client.get(f"/games/{game}", query_string={"stake": "2", "per_special": "1"}))
+    # 1,585 − 440 = 1,145 → 1,000 → 1 × 2 = 2; no specials on either side
+    assert "Them pay Us 2" in page
+
+
+def test_settling_up_counts_the_specials_of_both_sides(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "3000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=hand_form(
+        {"natural_canastas": 2, "sevens_canasta": "y", "count": 300},
+        {"special_hand": "pairs"}))
+    page = text(client.get(f"/games/{game}", query_string={"stake": "1", "per_special": "3"}))
+    # Us (nobody goes out when a special hand ends the hand): 1,000 + 2,500 = 3,500 + 300 = 3,800
+    # Them: seven pairs 2,500 (no wipeout in modern)
+    # 1,300 → 1,000 → 1 × 1 = 1; one special each, so 1 + (1 − 1) × 3 = 1
+    assert "Us won by 1,300 points." in page
+    assert "Them pay Us 1" in page
+
+
+def test_a_game_file_is_restored_on_another_phone(app, client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    exported = client.get(f"/games/{game}/export.json").get_data()
+    phone = app.test_client()
+    response = phone.post("/games/import", data={"document": (io.BytesIO(exported), "game.json")},
+                          content_type="multipart/form-data")
+    assert response.status_code == 303
+    page = text(phone.get(response.headers["Location"]))
+    assert "Game restored." in page and "Enter hand 2" in page and "1,585" in page
+
+
+def test_a_file_that_is_not_a_game_is_refused_in_words(client):
+    response = client.post("/games/import", data={"document": (io.BytesIO(b"hello"), "notes.txt")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "This file isn't a Scorepad game: it is not a JSON document." in text(response)
