@@ -169,11 +169,12 @@ def delete_hand(stored: Stored, n: int) -> Stored:
     del hands[n]
     _check_sequence(stored, hands)
     records = stored.record.hands
-    for later in records[n + 1:]:
+    records.remove(records[n])
+    # (game, position) is unique: delete first, then move each later hand up one, lowest first.
+    db.session.flush()
+    for later in records[n:]:
         later.position -= 1
-    doomed = records[n]
-    stored.record.hands.remove(doomed)
-    db.session.flush()  # the delete goes before the moves, so (game, position) stays unique
+        db.session.flush()
     _touch(stored.record)
     _commit()
     return load_game(stored.id)
