@@ -393,3 +393,8 @@ def test_a_file_that_is_not_a_game_is_refused_in_words(client):
                            content_type="multipart/form-data")
     assert response.status_code == 422
     assert "This file isn't a Scorepad game: it is not a JSON document." in text(response)
+
+
+def test_the_home_page_title_is_plain_text(client):
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r"<title>Canasta scoresheet · Scorepad</title>", page)
