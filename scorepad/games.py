@@ -282,20 +282,48 @@ def new_hand(game_id: str):
 
 
 def _save(stored: store.Stored, position: int) -> Response:
+    editing = position < len(stored.game.hands)
+    sent_version = request.form.get("version", type=int)
+    if sent_version is not None and sent_version != stored.record.version:
+        return _changed_meanwhile(stored.id, position, editing, sent_version)
     form = _hand_form(stored, position, request.form)
     if _check(stored, form, position) is None:
         return _hand_page(stored, form, position, 422)
     try:
-        if position < len(stored.game.hands):
+        if editing:
             store.replace_hand(stored, position, form.hand_json())
         else:
             store.add_hand(stored, form.hand_json())
     except store.EditConflict:
-        form.errors.append("The game was changed on another phone at the same moment. "
-                           "Your entries are still here: check them and save again.")
-        return _hand_page(_load(stored.id), form, position, 409)
+        return _changed_meanwhile(stored.id, position, editing, sent_version)
     flash(f"Hand {position + 1} saved.", "success")
     return redirect(url_for("games.show", game_id=stored.id, _anchor=f"hand-{position + 1}"), 303)
+
+
+def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> Response:
+    """The game changed on another phone (or this hand was sent twice) since the form was opened.
+
+    Nothing is overwritten: the form comes back with the entries as typed, for the game as it is now.
+    """
+    stored = store.load_game(game_id)
+    hands = stored.game.hands
+    if not editing:
+        new_position = len(hands)
+        form = _hand_form(stored, new_position, request.form)
+        same_as_last = bool(hands) and form.validate() and \
+            document.hand_json(hands[-1]) == document.hand_json(document.hand_from_json(form.hand_json()))
+        if sent_version == stored.record.version - 1 and same_as_last:
+            # The same hand sent twice (a double tap, or a retry on bad Wi-Fi): it is saved once.
+            flash(f"Hand {len(hands)} saved.", "success")
+            return redirect(url_for("games.show", game_id=game_id, _anchor=f"hand-{len(hands)}"), 303)
+        form.errors.append(f"Another phone saved a hand while this form was open. Your entries are still here, "
+                           f"now as hand {new_position + 1}: check the scoresheet, and save only if this is a new hand.")
+        return _hand_page(stored, form, new_position, 409)
+    position = min(position, len(hands))  # the hand may have been deleted meanwhile
+    form = _hand_form(stored, position, request.form)
+    form.errors.append("This game was changed on another phone while this form was open. Your entries are "
+                       "still here: check them against the scoresheet and save again.")
+    return _hand_page(stored, form, position, 409)
 
 
 @bp.post("/games/<game_id>/hands")

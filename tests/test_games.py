@@ -398,3 +398,44 @@ def test_a_file_that_is_not_a_game_is_refused_in_words(client):
 def test_the_home_page_title_is_plain_text(client):
     page = client.get("/").get_data(as_text=True)
     assert re.search(r"<title>Canasta scoresheet · Scorepad</title>", page)
+
+
+def version_of(client, game: str, number: int | None = None) -> str:
+    """The game version the hand form carries, as the browser would send it back."""
+    path = f"/games/{game}/hands/{number}/edit" if number else f"/games/{game}/hands/new"
+    return re.search(r'name="version" value="(\d+)"', client.get(path).get_data(as_text=True)).group(1)
+
+
+def test_a_hand_sent_twice_is_saved_once(client, game):
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    first = client.post(f"/games/{game}/hands", data=data)
+    second = client.post(f"/games/{game}/hands", data=data)  # a double tap, or a retry on bad Wi-Fi
+    assert first.status_code == second.status_code == 303
+    assert second.headers["Location"] == f"/games/{game}#hand-1"
+    assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_a_new_hand_form_left_open_while_another_phone_saved_keeps_its_entries(app, client, game):
+    stale = version_of(client, game)
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)  # the other phone (same rights) saves hand 1
+    mine = hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50})
+    response = client.post(f"/games/{game}/hands", data={**mine, "version": stale})
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Another phone saved a hand while this form was open" in html.unescape(page)
+    assert "<h1>Hand 2</h1>" in page and 'value="100"' in page  # now offered as hand 2, entries kept
+    assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_an_edit_form_left_open_while_the_game_changed_overwrites_nothing(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    stale = version_of(client, game, 1)
+    client.post(f"/games/{game}/hands", data=hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50}))
+    changed = {**FIRST_HAND, "s0-count": "485", "version": stale}
+    response = client.post(f"/games/{game}/hands/1", data=changed)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "<h1>Edit hand 1</h1>" in page and 'value="485"' in page
+    # Hand 1 unchanged: Us 1,585 then 1,585 + 400 = 1,985
+    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == \
+        ["1,585", "440", "1,985", "390"]
