@@ -110,6 +110,17 @@ class SideForm(Form):
     SWITCH_ENTRIES = ("sevens_canasta", "aces_canasta", "incomplete_sevens", "incomplete_aces",
                       "incomplete_wild", "went_out", "concealed", "last_draw_three")
 
+    def uses(self, field) -> bool:
+        """Whether this side's entry takes this field as things stand (see entry_json)."""
+        name = field.short_name
+        if self.special_hand.data:
+            return name == "special_hand"
+        if name in ("count", "count_sign"):
+            return self.count_mode.data != "grid"
+        if name.startswith(("melded_", "in_hand_")):
+            return self.count_mode.data == "grid"
+        return True
+
     def entry_json(self) -> dict:
         """This side's entry as the document's side object: only what was entered, only the active Count."""
         if self.special_hand.data:
@@ -182,8 +193,17 @@ class HandForm:
         self.errors: list[str] = []
 
     def validate(self) -> bool:
-        """Form shape only: every number a whole number in range."""
-        return all([side.validate() for side in self.sides])
+        """Form shape only: every number the entry uses is a whole number in range.
+
+        Fields set aside (the panel behind a chosen special hand, the Count mode not in use) are not
+        judged: they are hidden, so an error there could not be seen.
+        """
+        for side in self.sides:
+            side.validate()
+            for field in side:
+                if field.errors and not side.uses(field):
+                    field.errors = []
+        return not any(side.errors for side in self.sides)
 
     def hand_json(self) -> dict:
         """The hand as the API's body: {"sides": [...]}, with the perfect cut on the cutter's side."""

@@ -439,3 +439,22 @@ def test_an_edit_form_left_open_while_the_game_changed_overwrites_nothing(client
     # Hand 1 unchanged: Us 1,585 then 1,585 + 400 = 1,985
     assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == \
         ["1,585", "440", "1,985", "390"]
+
+
+def test_a_mistake_in_a_panel_set_aside_by_a_special_hand_does_not_block_the_hand(client, game):
+    data = hand_form({"special_hand": "pairs", "red_threes": "-1", "count_mode": "grid", "melded_jokers": "x"},
+                     {"natural_canastas": 1, "count": 50})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+
+
+def test_a_mistake_in_the_count_grid_not_in_use_does_not_block_the_hand(client, game):
+    data = hand_form({"natural_canastas": 2, "went_out": "y", "count": 200, "melded_jokers": "x"}, {"count": -50})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+
+
+def test_a_bad_special_hand_value_opens_its_section(client):
+    response = client.post("/games", data={**NEW_GAME, "hand_pairs_points": "2502"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert '<details class="special-hands" open>' in page
+    assert re.search(r'id="hand_pairs_points-error"[^>]*>Seven pairs: points must be a positive multiple of 5\.', page)
