@@ -27,15 +27,20 @@ def secret_key(instance_path: str) -> str:
     if key:
         return key
     path = Path(instance_path) / "secret_key"
-    try:
-        # O_EXCL: when several processes start at once, one writes the key and the others read it.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+    if path.exists() and path.read_text().strip():
         return path.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        key = secrets.token_hex(32)
-        handle.write(key)
-    return key
+    # Several workers may start at once: each writes a whole key to its own file and links it into
+    # place; the first link wins, and every worker reads the winner's key, never a half-written file.
+    draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+    draft.write_text(secrets.token_hex(32))
+    draft.chmod(0o600)
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -82,8 +87,15 @@ def ensure_schema() -> None:
     """Bring a database with no tables up to the newest migration, so plain `flask run` works on a fresh file."""
     from flask_migrate import upgrade
     from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
 
     from .models import db
 
-    if not inspect(db.engine).has_table("games"):
+    if inspect(db.engine).has_table("games"):
+        return
+    try:
         upgrade()
+    except SQLAlchemyError:
+        # Another worker starting at the same moment made the schema first; that is all we wanted.
+        if not inspect(db.engine).has_table("games"):
+            raise
