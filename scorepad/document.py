@@ -231,9 +231,10 @@ def hand_from_json(data: Mapping) -> Hand:
     return Hand(tuple(parse_side_entry(side)[0] for side in data["sides"]))
 
 
-def game_document(game: Game, game_id: str | None = None) -> dict:
-    """The full document with every output the server adds."""
-    score = rules.score_game(game.rules, game.table, game.hands)
+def game_document(game: Game, game_id: str | None = None, score: rules.GameScore | None = None) -> dict:
+    """The full document with every output the server adds (`score`: the game's, if already worked out)."""
+    if score is None:
+        score = rules.score_game(game.rules, game.table, game.hands)
     hands = []
     for hand, hand_score in zip(game.hands, score.hands):
         sides = []

@@ -389,7 +389,12 @@ def delete_hand(game_id: str, number: int):
     position = _hand_position(stored, number)
     if position != len(stored.game.hands) - 1:
         abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
-    store.delete_hand(stored, position)
+    try:
+        store.delete_hand(stored, position)
+    except store.EditConflict:
+        flash("The game was changed on another phone at the same moment: nothing was deleted. "
+              "Check the scoresheet and try again.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
     flash(f"Hand {number} deleted.", "success")
     return redirect(url_for("games.show", game_id=game_id), 303)
 

@@ -815,9 +815,10 @@ class GameScore:
 
 
 def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
-               cumulative_before: Sequence[int] | None = None) -> HandScore:
-    """Check a hand, then work out each side's Base, Count, hand total, cumulative and next Minimum Count."""
-    check_hand(rules, table, hand, hand_index)
+               cumulative_before: Sequence[int] | None = None, check: bool = True) -> HandScore:
+    """Check a hand (unless told it was checked when stored), then work out each side's figures."""
+    if check:
+        check_hand(rules, table, hand, hand_index)
     before = tuple(cumulative_before) if cumulative_before is not None else (0,) * len(table.sides)
     special_side = next((i for i, e in enumerate(hand.sides) if e.special_hand is not None), None)
     scores = []
@@ -843,17 +844,20 @@ def game_over(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
     return True, leaders[0]
 
 
-def score_game(rules: Rules, table: Table, hands: Sequence[Hand]) -> GameScore:
-    """Score every hand in order; RuleError (paths under ("hands", n)) for any refused hand or a hand after the end."""
+def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = True) -> GameScore:
+    """Score every hand in order; RuleError (paths under ("hands", n)) for any refused hand or a hand after the end.
+
+    check=False scores hands that were checked when they were stored, as they are.
+    """
     totals = (0,) * len(table.sides)
     scored, problems = [], []
     finished, winner, ended_after = False, None, None
     for n, hand in enumerate(hands):
-        if finished:
+        if finished and check:
             problems.append(Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it."))
             continue
         try:
-            score = score_hand(rules, table, hand, n, totals)
+            score = score_hand(rules, table, hand, n, totals, check)
         except RuleError as error:
             problems += error.prefixed("hands", n).problems
             continue

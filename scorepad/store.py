@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import datetime, timezone
 from typing import Any
 
@@ -44,13 +45,15 @@ class Stored:
     def id(self) -> str:
         return self.record.id
 
-    @property
+    @cached_property
     def score(self) -> rules.GameScore:
-        return rules.score_game(self.game.rules, self.game.table, self.game.hands)
+        """Every figure of the game. Stored hands were checked when saved: they are scored as they are,
+        so a check added later never locks anyone out of an old game."""
+        return rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
 
     def document(self) -> dict:
         """The game document with every output."""
-        return document.game_document(self.game, self.record.id)
+        return document.game_document(self.game, self.record.id, self.score)
 
 
 def _hash(token: str) -> str:
@@ -140,16 +143,12 @@ def check_replaced_hand(stored: Stored, n: int, data: Any) -> tuple[rules.Hand, 
 
 
 def _check_sequence(stored: Stored, hands: list[rules.Hand]) -> None:
-    """Refuse a change after which the game would end before its last hand."""
-    totals = (0,) * len(stored.game.table.sides)
-    for n, hand in enumerate(hands):
-        hand_score = rules.score_hand(stored.game.rules, stored.game.table, hand, n, totals)
-        totals = tuple(s.cumulative for s in hand_score.sides)
-        over, _ = rules.game_over(stored.game.rules, totals)
-        if over and n < len(hands) - 1:
-            raise RuleError([Problem(("sides",), f"With this change the game would end after hand {n + 1}, "
-                                                 f"but {len(hands) - 1 - n} more hand(s) follow it. "
-                                                 "Delete the later hands first.")])
+    """Refuse a change after which another hand breaks the rules (a perfect cut now on the wrong side,
+    say) or the game would end before its last hand; the problems name the hand they are in."""
+    try:
+        rules.score_game(stored.game.rules, stored.game.table, hands)
+    except RuleError as error:
+        raise RuleError([Problem(p.path, f"Hand {p.path[1] + 1}: {p.message}") for p in error.problems]) from None
 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
@@ -170,12 +169,16 @@ def delete_hand(stored: Stored, n: int) -> Stored:
     _check_sequence(stored, hands)
     records = stored.record.hands
     records.remove(records[n])
-    # (game, position) is unique: delete first, then move each later hand up one, lowest first.
-    db.session.flush()
-    for later in records[n:]:
-        later.position -= 1
+    try:
+        # (game, position) is unique: delete first, then move each later hand up one, lowest first.
         db.session.flush()
-    _touch(stored.record)
+        for later in records[n:]:
+            later.position -= 1
+            db.session.flush()
+        _touch(stored.record)
+    except (StaleDataError, IntegrityError) as error:
+        db.session.rollback()
+        raise EditConflict() from error
     _commit()
     return load_game(stored.id)
 

@@ -992,3 +992,18 @@ def test_replacing_with_malformed_json_is_400(client):
                           headers=headers)
     assert_plain_error(response, 400)
     assert get(client, game_id) == before
+
+
+def test_a_delete_that_moves_a_perfect_cut_to_the_wrong_side_is_refused_naming_that_hand(client, api_game):
+    game_id, _, auth = api_game
+    # Hand 0: Ann deals, Dot (Them) cuts. Hand 1: Bea deals, Ann (Us) cuts and cuts perfectly.
+    assert client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]}, headers=auth).status_code == 201
+    assert client.post(f"/api/games/{game_id}/hands", json={"sides": [{"perfect_cut": True}, {}]},
+                       headers=auth).status_code == 201
+    # Deleting hand 0 makes that hand the first, dealt by Ann and cut by Dot: Us can't have the cut.
+    response = client.delete(f"/api/games/{game_id}/hands/0", headers=auth)
+    assert response.status_code == 422
+    [error] = response.get_json()["errors"]
+    assert error["field"] == "hands.0.sides.0.perfect_cut"
+    assert error["message"].startswith("Hand 1: Only the cutter's side (Them)")
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 2
