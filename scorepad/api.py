@@ -10,6 +10,8 @@ from .rules import RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
+
 
 def _error(status: int, message: str, field: str = ""):
     return jsonify({"errors": [{"field": field, "message": message}]}), status
@@ -54,7 +56,7 @@ def conflict(error):
 def _json_body():
     try:
         return request.get_json(force=True)
-    except BadRequest:
+    except (BadRequest, RecursionError):
         raise document.FormatError("The body is not valid JSON.") from None
 
 
@@ -101,6 +103,8 @@ def add_hand(game_id: str):
     """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
     stored = _editable(game_id)
     key = request.headers.get("Idempotency-Key")
+    if key and len(key) > IDEMPOTENCY_KEY_LENGTH:
+        abort(400, f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters.")
     if key:
         previous = store.remembered_answer(stored, key)
         if previous is not None:

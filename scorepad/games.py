@@ -75,8 +75,21 @@ def points_filter(value: int | None) -> str:
     return f"\u2212{abs(value):,}" if value < 0 else f"{value:,}"
 
 
+@bp.before_request
+def refuse_cross_site_posts():
+    """A change to a game must come from Scorepad's own pages (the session cookie is also SameSite=Lax)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    site = request.headers.get("Sec-Fetch-Site")
+    origin = request.headers.get("Origin")
+    if site not in (None, "same-origin", "none") or (origin and origin != request.host_url.rstrip("/")):
+        abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
+    return None
+
+
 @bp.app_errorhandler(403)
 @bp.app_errorhandler(404)
+@bp.app_errorhandler(405)
 def page_error(error):
     """Errors on pages answer with a page in words, not a bare status."""
     if request.path.startswith("/api/"):
@@ -418,12 +431,16 @@ def export_csv(game_id: str):
     table = stored.game.table
     out = io.StringIO()
     writer = csv.writer(out)
+
+    def cell(value):
+        # A name starting with = + - @ would run as a formula in a spreadsheet: make it plain text.
+        return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
     header = ["hand", "dealer"]
     for side in table.sides:
         header += [f"{side.name} {figure}" for figure in ("base", "count", "hand total", "total")]
-    writer.writerow(header)
+    writer.writerow([cell(h) for h in header])
     for n, hand_score in enumerate(stored.score.hands):
-        row = [n + 1, table.player_of_seat(hand_score.dealer)]
+        row = [n + 1, cell(table.player_of_seat(hand_score.dealer))]
         for side_score in hand_score.sides:
             row += [side_score.base, side_score.count, side_score.total, side_score.cumulative]
         writer.writerow(row)

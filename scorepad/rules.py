@@ -647,6 +647,9 @@ def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_in
         add("wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix.")
     if entry.last_draw_three and entry.threes_in_hand < 1:
         add("last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too.")
+    for name in ("failed_go_out_asks", "failed_pile_takes"):
+        if getattr(entry, name) > 50:
+            add(name, f"{FIELD_LABELS[name]}: more than 50 in one hand? Check the number.")
     if entry.red_threes_in_hand > pack.threes_of_a_colour:
         add("red_threes_in_hand", f"Red 3s left in hand: there are only {pack.threes_of_a_colour} in the pack.")
 

@@ -1007,3 +1007,23 @@ def test_a_delete_that_moves_a_perfect_cut_to_the_wrong_side_is_refused_naming_t
     assert error["field"] == "hands.0.sides.0.perfect_cut"
     assert error["message"].startswith("Hand 1: Only the cutter's side (Them)")
     assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 2
+
+
+def test_an_idempotency_key_longer_than_200_characters_is_refused(client, api_game):
+    game_id, _, auth = api_game
+    response = client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]},
+                           headers={**auth, "Idempotency-Key": "k" * 201})
+    assert response.status_code == 400
+    assert response.get_json()["errors"][0]["message"] == "An Idempotency-Key has at most 200 characters."
+
+
+def test_json_nested_too_deep_is_malformed(client):
+    response = client.post("/api/games", data="[" * 100000 + "]" * 100000, content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_a_method_the_api_does_not_have_answers_in_json(client, api_game):
+    game_id, _, auth = api_game
+    response = client.patch(f"/api/games/{game_id}", json={}, headers=auth)
+    assert response.status_code == 405
+    assert response.get_json()["errors"][0]["field"] == ""

@@ -458,3 +458,18 @@ def test_a_bad_special_hand_value_opens_its_section(client):
     page = response.get_data(as_text=True)
     assert '<details class="special-hands" open>' in page
     assert re.search(r'id="hand_pairs_points-error"[^>]*>Seven pairs: points must be a positive multiple of 5\.', page)
+
+
+def test_a_post_from_another_site_is_refused(client, game):
+    response = client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403
+    response = client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Origin": "https://evil.example"})
+    assert response.status_code == 403
+    assert "No hands yet." in text(client.get(f"/games/{game}"))
+
+
+def test_a_name_that_looks_like_a_formula_is_plain_text_in_the_spreadsheet(client):
+    game = client.post("/games", data={**NEW_GAME, "player0_0": "=HYPERLINK(1)"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game}/export.csv").get_data(as_text=True))))
+    assert rows[1][1] == "'=HYPERLINK(1)"
