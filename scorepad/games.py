@@ -6,8 +6,8 @@ import csv
 import io
 import json
 
-from flask import (Blueprint, Response, abort, flash, make_response, redirect, render_template, request,
-                   session, url_for)
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, session, url_for
+from htmx_flask import request
 from jinja2_fragments.flask import render_block
 
 from . import document, rules, store
@@ -22,12 +22,12 @@ bp = Blueprint("games", __name__)
 
 def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
     """The whole page, or for an htmx request only its `block`: the one place that decides."""
-    if block and request.headers.get("HX-Request") == "true":
+    if block and request.htmx:
         body = render_block(template, block, **context)
     else:
         body = render_template(template, **context)
     response = make_response(body, status)
-    response.vary.add("HX-Request")
+    response.vary.update(("HX-Request", "HX-Target"))  # the new-game page picks its fragment by target
     return response
 
 
@@ -36,9 +36,15 @@ def _kept_tokens() -> dict:
     return session.get("games", {})
 
 
+KEPT_GAMES = 40  # the session cookie must stay under a browser's 4 KB
+
+
 def _keep(game_id: str, token: str) -> None:
+    """Remember on this phone the edit rights of a game (the most recent ones, as the cookie is small)."""
     session.permanent = True
-    session["games"] = {**_kept_tokens(), game_id: token}
+    kept = {key: value for key, value in _kept_tokens().items() if key != game_id}
+    kept[game_id] = token
+    session["games"] = dict(list(kept.items())[-KEPT_GAMES:])
 
 
 def _load(game_id: str) -> store.Stored:
@@ -146,6 +152,11 @@ def create_game():
     if request.form.get("action") == "preset":
         form.apply_preset(only_unset=False)
         return _new_game_page(form)
+    if request.form.get("rules_from", form.preset.data) != form.preset.data:
+        # The preset was changed without JavaScript: its table rules were never shown. Show them first.
+        form.apply_preset(only_unset=False)
+        name = rules.PRESETS[form.preset.data].name if form.preset.data in rules.PRESETS else "the chosen"
+        return _new_game_page(form, errors=[f"The table rules are now {name}'s: check them, then start the game."])
     form.apply_preset(only_unset=True)
     if not form.validate():
         return _new_game_page(form, 422)
@@ -201,8 +212,11 @@ def show(game_id: str):
         else:
             flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
-    return render("games/show.html", "scoresheet", editable=_can_edit(stored), settlement=_settlement(stored),
-                  **_scoresheet_context(stored))
+    editable = _can_edit(stored)
+    scorekeeper_link = url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) \
+        if editable else None
+    return render("games/show.html", "scoresheet", editable=editable, settlement=_settlement(stored),
+                  scorekeeper_link=scorekeeper_link, **_scoresheet_context(stored))
 
 
 def _settlement(stored: store.Stored) -> dict | None:
@@ -352,7 +366,8 @@ def create_hand(game_id: str):
 def _preview(stored: store.Stored, position: int) -> Response:
     form = _hand_form(stored, position, request.form)
     preview = _check(stored, form, position)
-    status = 200 if preview is not None or request.headers.get("HX-Request") == "true" else 422
+    # htmx: always 200, the problems travel in the fragment; without JavaScript a refused hand is a 422 page.
+    status = 200 if preview is not None or request.htmx else 422
     return _hand_page(stored, form, position, status, preview=preview, block="preview")
 
 

@@ -473,3 +473,28 @@ def test_a_name_that_looks_like_a_formula_is_plain_text_in_the_spreadsheet(clien
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     rows = list(csv.reader(io.StringIO(client.get(f"/games/{game}/export.csv").get_data(as_text=True))))
     assert rows[1][1] == "'=HYPERLINK(1)"
+
+
+def test_a_preset_chosen_without_javascript_shows_its_table_rules_before_starting(client):
+    response = client.post("/games", data={**NEW_GAME, "preset": "classic", "rules_from": "modern", "target": "8500"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "The table rules are now Classic&#39;s: check them, then start the game." in page
+    assert 'name="target" type="number"' in page and 'value="5000"' in page
+    assert 'name="rules_from" value="classic"' in page
+
+
+def test_the_scorekeeper_can_move_edit_rights_to_another_phone(app, client, game):
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    link = re.search(r'id="scorekeeper-link" type="text" readonly value="([^"]+)"', page).group(1)
+    other = app.test_client()
+    other.get(link.split("localhost", 1)[1])
+    assert "Enter hand 1" in text(other.get(f"/games/{game}"))
+    assert "scorekeeper-link" not in app.test_client().get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_a_phone_keeps_the_edit_rights_of_its_forty_latest_games(client):
+    games = [client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1] for _ in range(42)]
+    assert "Enter hand 1" in text(client.get(f"/games/{games[-1]}"))
+    assert "Enter hand 1" in text(client.get(f"/games/{games[2]}"))
+    assert "Read-only" in text(client.get(f"/games/{games[1]}"))

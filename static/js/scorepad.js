@@ -18,6 +18,17 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  // After the live preview, mark in red exactly the inputs whose error slot holds a message
+  // (the preview swaps only the messages, so the typing field keeps its focus).
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll(".field-error[id$='-error']").forEach(function (slot) {
+      var input = document.querySelector("[aria-describedby='" + slot.id + "']");
+      if (!input) return;
+      if (slot.textContent.trim()) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    });
+  });
+
   // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
   if ("serviceWorker" in navigator) {
     var script = document.currentScript;
