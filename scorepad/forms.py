@@ -226,6 +226,21 @@ class HandForm:
         # A problem with a field this page does not show goes to the top of the form, never out of sight.
         return field if field is not None and self.shown(field) else None
 
+    def ask_what_the_count_cannot_tell(self, hand: rules.Hand) -> bool:
+        """Classic: red 3s count for a side that melded, against one that didn't. With no canasta and a
+        Count of 0 or less the sheet can't tell, so the scorekeeper must say; True if something was asked."""
+        if self.rules.values.modern:
+            return False
+        asked = False
+        for side, entry, name in zip(self.sides, hand.sides, (s.name for s in self.table.sides)):
+            if (entry.red_threes and entry.has_melded is None and entry.canastas == 0
+                    and rules.side_count(self.rules, entry) <= 0):
+                side.has_melded.errors = list(side.has_melded.errors) + [
+                    f"Did {name} meld anything this hand? Say Yes or No: it decides whether the red 3s "
+                    "count for or against."]
+                asked = True
+        return asked
+
     def add_problems(self, problems: Sequence[Problem]) -> None:
         """Show the rules' problems beside their fields and the rest at the top of the form."""
         self.errors += attach_problems(problems, self.field_for)

@@ -152,11 +152,13 @@ def create_game():
     if request.form.get("action") == "preset":
         form.apply_preset(only_unset=False)
         return _new_game_page(form)
+    # Without JavaScript the parts that follow a choice are refreshed only here: show them before starting.
     if request.form.get("rules_from", form.preset.data) != form.preset.data:
-        # The preset was changed without JavaScript: its table rules were never shown. Show them first.
         form.apply_preset(only_unset=False)
         name = rules.PRESETS[form.preset.data].name if form.preset.data in rules.PRESETS else "the chosen"
         return _new_game_page(form, errors=[f"The table rules are now {name}'s: check them, then start the game."])
+    if request.form.get("seats_from", form.players.data) != form.players.data:
+        return _new_game_page(form, errors=["Now choose who deals first among these players."])
     form.apply_preset(only_unset=True)
     if not form.validate():
         return _new_game_page(form, 422)
@@ -273,6 +275,8 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandSco
             hand = store.check_new_hand(stored, data)
     except RuleError as error:
         form.add_problems(error.problems)
+        return None
+    if form.ask_what_the_count_cannot_tell(hand):
         return None
     return rules.score_hand(stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position))
 

@@ -498,3 +498,30 @@ def test_a_phone_keeps_the_edit_rights_of_its_forty_latest_games(client):
     assert "Enter hand 1" in text(client.get(f"/games/{games[-1]}"))
     assert "Enter hand 1" in text(client.get(f"/games/{games[2]}"))
     assert "Read-only" in text(client.get(f"/games/{games[1]}"))
+
+
+CLASSIC = {**NEW_GAME, "preset": "classic", "rules_from": "classic", "target": "5000", "perfect_cut": ""}
+
+
+def test_classic_asks_whether_a_side_with_red_threes_and_a_negative_count_melded(client):
+    game = client.post("/games", data=CLASSIC).headers["Location"].rsplit("/", 1)[1]
+    data = hand_form({"red_threes": 1, "count": 50, "count_sign": "-"}, {"natural_canastas": 1, "went_out": "y", "count": 100})
+    response = client.post(f"/games/{game}/hands", data=data)
+    assert response.status_code == 422
+    assert re.search(r'id="s0-has_melded-error"[^>]*>Did Us meld anything this hand\? Say Yes or No',
+                     response.get_data(as_text=True))
+    response = client.post(f"/games/{game}/hands", data={**data, "s0-has_melded": "yes"})
+    assert response.status_code == 303
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    # Us melded: red 3 +100, Count −50 → 50. Them: natural 500 + out 100 + 100 = 700
+    assert re.findall(r'class="cumulative">([^<]+)<', page) == ["50", "700"]
+
+
+def test_without_javascript_a_changed_table_asks_for_the_first_dealer_again(client):
+    data = {**CLASSIC, "players": "6", "seats_from": "4", "side2_name": "Others", "player2_0": "Eve",
+            "player2_1": "Fay", "first_dealer": "3"}
+    response = client.post("/games", data=data)
+    assert response.status_code == 200
+    page = html.unescape(response.get_data(as_text=True))
+    assert "Now choose who deals first among these players." in page
+    assert "Fay (Others)" in page  # six seats offered now
