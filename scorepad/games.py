@@ -22,10 +22,12 @@ bp = Blueprint("games", __name__)
 
 def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
     """The whole page, or for an htmx request only its `block`: the one place that decides."""
-    if block and request.htmx:
-        body = render_block(template, block, **context)
+    # A boosted request (a form sent through htmx) wants the whole page, like the browser would.
+    fragment = bool(block and request.htmx and not request.htmx.boosted)
+    if fragment:
+        body = render_block(template, block, fragment=True, **context)
     else:
-        body = render_template(template, **context)
+        body = render_template(template, fragment=False, **context)
     response = make_response(body, status)
     response.vary.update(("HX-Request", "HX-Target"))  # the new-game page picks its fragment by target
     return response

@@ -29,6 +29,28 @@
     });
   });
 
+  // No connection (or no answer in time): the hand form stays exactly as typed, and says why.
+  function connectionLost(event) {
+    var status = document.getElementById("connection-status");
+    if (!status) return;
+    var saving = event.detail && event.detail.elt && event.detail.elt.tagName === "FORM";
+    if (saving) {
+      status.textContent = "No connection: the hand was not saved. Your entries are still here; save again when the Wi-Fi is back.";
+      status.dataset.saving = "true";
+    } else if (!status.dataset.saving) {  // never hide that a save failed
+      status.textContent = "No connection: the figures above may be out of date.";
+    }
+  }
+  document.addEventListener("htmx:sendError", connectionLost);
+  document.addEventListener("htmx:timeout", connectionLost);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var status = document.getElementById("connection-status");
+    if (status && event.detail.xhr && event.detail.xhr.status > 0) {  // the server answered
+      status.textContent = "";
+      delete status.dataset.saving;
+    }
+  });
+
   // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
   if ("serviceWorker" in navigator) {
     var script = document.currentScript;
