@@ -525,3 +525,21 @@ def test_without_javascript_a_changed_table_asks_for_the_first_dealer_again(clie
     page = html.unescape(response.get_data(as_text=True))
     assert "Now choose who deals first among these players." in page
     assert "Fay (Others)" in page  # six seats offered now
+
+
+def test_three_sides_get_a_row_per_figure(client):
+    doc = game_document("classic", sides=[{"name": "North", "players": ["Ann", "Cleo"]},
+                                          {"name": "East", "players": ["Bea", "Dot"]},
+                                          {"name": "West", "players": ["Eve", "Fay"]}],
+                        hands=[{"sides": [{"red_threes": 2, "natural_canastas": 2, "went_out": True, "count": 1320},
+                                          {"red_threes": 2, "mixed_canastas": 1, "count": 1150},
+                                          {"red_threes": 1, "count": -1195, "has_melded": False}]}])
+    game = client.post("/api/games", json=doc).get_json()["id"]
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    body = page[page.index('<tbody id="hand-1">'):]
+    # North: red 3s 200 (melded) + naturals 1,000 + out 100 = 1,300; + 1,320 = 2,620
+    # East: 200 + mixed 300 = 500; + 1,150 = 1,650.  West did not meld: −100; − 1,195 = −1,295
+    assert re.findall(r'<td data-side="\d" class="base">([^<]+)<', body) == ["1,300", "500", "\u2212100"]
+    assert re.findall(r'<td data-side="\d" class="cumulative">([^<]+)<', body) == ["2,620", "1,650", "\u22121,295"]
+    # Classic Minimum Counts: 1,500 to 2,995 → 90; below 0 → 15
+    assert re.findall(r'class="min-count-figure">(\d+)<', page) == ["90", "90", "15"]
