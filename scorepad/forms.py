@@ -7,6 +7,7 @@ their fields, so every error renders beside the field it names.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
@@ -15,6 +16,8 @@ from wtforms.validators import NumberRange, Optional
 
 from . import document, rules
 from .rules import Problem
+
+SUMMARY = "Check the entries marked in red below."
 
 CARD_GRID = (("jokers", "Jokers", 50), ("deuces", "2s", 20), ("aces", "Aces", 20),
              ("high", "8 to K", 10), ("low", "4 to 7", 5), ("black_threes", "Black 3s", 5))
@@ -36,7 +39,9 @@ class WholeNumber(IntegerField):
 
     def process_formdata(self, valuelist):
         if valuelist and valuelist[0].strip():
-            text = valuelist[0].strip().replace("\u2212", "-").replace(",", "")
+            text = valuelist[0].strip().replace("\u2212", "-")
+            if re.fullmatch(r"-?\d{1,3}([.,\s]\d{3})+", text):  # 1,160 or 1.160 or 1 160: thousands
+                text = re.sub(r"[.,\s]", "", text)
             try:
                 self.data = int(text)
             except ValueError:
@@ -255,6 +260,12 @@ class HandForm:
         if name == "special_hand":
             return bool(self.rules.special_hands)
         return name not in ("count_mode", "count_sign")
+
+    def page_errors(self) -> list[str]:
+        """What the top of a refused form says: the problems with the whole hand, or where to look."""
+        if self.errors or not self.has_errors:
+            return self.errors
+        return [SUMMARY]
 
     @property
     def has_errors(self) -> bool:

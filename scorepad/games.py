@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from decimal import Decimal, InvalidOperation
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, session, url_for
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
 
 from . import document, rules, store
-from .forms import CARD_GRID, HandForm, NewGameForm, attach_problems, choices
+from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
 
 bp = Blueprint("games", __name__)
@@ -64,7 +65,8 @@ def _editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
     stored = _load(game_id)
     if not _can_edit(stored):
-        abort(403, "Only the scorekeeper's phone can change this game. Ask them for the scoresheet link.")
+        abort(403, "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
+                   "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.")
     return stored
 
 
@@ -113,7 +115,8 @@ def _scoresheet_context(stored: store.Stored) -> dict:
     if score.winner is not None:
         others = [t for i, t in enumerate(score.totals) if i != score.winner]
         margin = score.totals[score.winner] - max(others)
-    return {"stored": stored, "game": stored.game, "score": score, "table": table,
+    tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
+    return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
             "preset": stored.game.rules.values, "margin": margin,
             "rows": list(zip(stored.game.hands, score.hands)),
             "next_dealer_name": table.player_of_seat(score.next_dealer)}
@@ -133,6 +136,8 @@ def home():
 
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
     form.first_dealer.choices = choices(enumerate(form.seat_names()))
+    if status == 422 and not errors:
+        errors = [SUMMARY]
     block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.headers.get("HX-Target", ""))
     return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
                   errors=errors or [])
@@ -228,17 +233,27 @@ def _settlement(stored: store.Stored) -> dict | None:
     if not stored.score.finished or "stake" not in request.args:
         return None
     try:
-        stake = int(request.args.get("stake") or 0)
-        per_special = int(request.args.get("per_special") or 0)
-    except ValueError:
-        return {"error": "Enter the stake and the amount per special as whole numbers."}
-    if stake < 0 or per_special < 0:
+        stake = Decimal(request.args.get("stake") or 0)
+        per_special = Decimal(request.args.get("per_special") or 0)
+    except InvalidOperation:
+        return {"error": "Enter the stake and the amount per special as numbers, like 2 or 0.5."}
+    if not (stake.is_finite() and per_special.is_finite()) or stake < 0 or per_special < 0:
         return {"error": "The stake and the amount per special can't be negative."}
     game = stored.game
     specials = rules.specials_made(game.hands, len(game.table.sides))
     settlement = rules.settle_up(game.rules, stored.score.totals, stake, per_special, specials)
-    return {"stake": stake, "per_special": per_special, "winner": settlement.winner,
-            "payments": settlement.payments, "specials": specials}
+    lines = []
+    for i, amount in enumerate(settlement.payments):
+        if i == settlement.winner:
+            continue
+        payer, payee = (i, settlement.winner) if amount >= 0 else (settlement.winner, i)
+        margin = stored.score.totals[settlement.winner] - stored.score.totals[i]
+        working = f"{margin:,} rounds to {settlement.thousands[i]:,},000 \u2192 {settlement.thousands[i]} \u00d7 {stake}"
+        if per_special:
+            working += (f"; specials {specials[settlement.winner]} against {specials[i]} at {per_special} each")
+        lines.append({"payer": game.table.sides[payer].name, "payee": game.table.sides[payee].name,
+                      "amount": abs(amount), "working": working})
+    return {"stake": stake, "per_special": per_special, "lines": lines}
 
 
 @bp.get("/games/<game_id>/scoreboard")

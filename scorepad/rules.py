@@ -754,13 +754,16 @@ def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> l
     per_rank = pack.of_rank()
     sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
     if sevens > per_rank:
-        add(f"These entries need at least {sevens} 7s; the pack has only {per_rank}.")
+        add(f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
+            f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.")
     aces = sum(7 * e.aces_canasta + 3 * e.incomplete_aces + 3 * e.dirty_aces for e in entries)
     if aces > per_rank:
-        add(f"These entries need at least {aces} aces; the pack has only {per_rank}.")
+        add(f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
+            f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.")
     wild = sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild + e.mixed_canastas for e in entries)
     if wild > pack.wild_cards:
-        add(f"These entries need at least {wild} wild cards; the pack has only {pack.wild_cards}.")
+        add(f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
+            f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.")
 
     grids = [e.cards for e in entries if e.cards is not None]
     for kind in CARD_KINDS:
@@ -886,6 +889,7 @@ class Settlement:
 
     winner: int
     payments: tuple[int, ...]
+    thousands: tuple[int, ...] = ()  # each side's margin behind the winner, rounded to thousands
 
 
 def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
@@ -902,14 +906,10 @@ def settle_up(rules: Rules, totals: Sequence[int], stake: int, per_special: int 
     """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials."""
     specials = tuple(specials) if specials is not None else (0,) * len(totals)
     winner = max(range(len(totals)), key=lambda i: totals[i])
-    payments = []
-    for i, total in enumerate(totals):
-        if i == winner:
-            payments.append(0)
-            continue
-        thousands = (totals[winner] - total + 500) // 1000
-        payments.append(thousands * stake + (specials[winner] - specials[i]) * per_special)
-    return Settlement(winner=winner, payments=tuple(payments))
+    thousands = tuple((totals[winner] - total + 500) // 1000 for total in totals)
+    payments = tuple(0 if i == winner else thousands[i] * stake + (specials[winner] - specials[i]) * per_special
+                     for i in range(len(totals)))
+    return Settlement(winner=winner, payments=payments, thousands=thousands)
 
 
 __all__ = [

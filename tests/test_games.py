@@ -210,7 +210,8 @@ def test_the_live_preview_puts_each_problem_beside_its_field(client, game):
     assert re.search(r'id="s0-went_out-error"[^>]*hx-swap-oob="true">Going out needs two closed canastas\.', body)
     assert re.search(r'id="s1-red_threes-error"[^>]*hx-swap-oob="true">Red 3s: a side can have 0 to 4\.', body)
     assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="true"></p>', body)  # clears old messages
-    assert "Fix the entries marked in red" in body
+    # The problem with the whole hand is said in the bar that is always in sight
+    assert re.search(r'class="preview-problem">The sides account for 5 red 3s; the pack has only 4\.', body)
 
 
 def test_the_perfect_cut_switch_goes_to_the_cutters_side(client, game):
@@ -543,3 +544,34 @@ def test_three_sides_get_a_row_per_figure(client):
     assert re.findall(r'<td data-side="\d" class="cumulative">([^<]+)<', body) == ["2,620", "1,650", "\u22121,295"]
     # Classic Minimum Counts: 1,500 to 2,995 → 90; below 0 → 15
     assert re.findall(r'class="min-count-figure">(\d+)<', page) == ["90", "90", "15"]
+
+
+def test_a_refused_new_game_says_at_the_top_where_to_look(client):
+    response = client.post("/games", data={**NEW_GAME, "player0_0": "", "player1_1": ""})
+    assert response.status_code == 422
+    assert re.search(r'id="form-errors"[^>]*><ul><li>Check the entries marked in red below\.', response.get_data(as_text=True))
+
+
+def test_a_count_typed_with_a_thousands_separator(client, game):
+    data = hand_form({"natural_canastas": 2, "went_out": "y", "count": "1.160"}, {"count": 0})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    # 1,000 + 100 + 1,160 = 2,260
+    assert "2,260" in text(client.get(f"/games/{game}"))
+
+
+def test_a_tie_above_the_target_is_explained(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "500"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=hand_form({"natural_canastas": 1, "count": 100},
+                                                       {"natural_canastas": 1, "count": 100}))
+    page = text(client.get(f"/games/{game}"))
+    # 500 + 100 = 600 each: both past 500, tied, so play on
+    assert "Tied at the top on 600: the game goes on until one side leads." in page
+    assert "Enter hand 2" in page
+
+
+def test_settling_up_at_half_a_unit_per_thousand_shows_the_working(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    page = text(client.get(f"/games/{game}", query_string={"stake": "0.5"}))
+    # 1,585 − 440 = 1,145 → 1,000 → 1 × 0.5 = 0.5
+    assert "Them pay Us 0.5 (1,145 rounds to 1,000 \u2192 1 \u00d7 0.5)" in page
