@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
@@ -43,6 +44,12 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def static_versions(folder: Path) -> dict[str, str]:
+    """A short hash of every static file's content, by its path under static/."""
+    return {path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints, and a schema for a fresh database."""
     root = Path(__file__).resolve().parent.parent
@@ -76,6 +83,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
 
     app.json.sort_keys = False  # keep the document in the order GAME_FORMAT.md gives
+
+    # Static files are addressed with a hash of their content, so phones may cache them for good
+    # and a new deploy can never pair new pages with an old stylesheet.
+    app.config["STATIC_VERSIONS"] = static_versions(Path(app.static_folder))
+
+    @app.url_defaults
+    def version_static_urls(endpoint, values):
+        if endpoint == "static" and "filename" in values:
+            version = app.config["STATIC_VERSIONS"].get(values["filename"])
+            if version:
+                values["v"] = version
 
     if app.config["AUTO_CREATE_SCHEMA"]:
         with app.app_context():

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, make_response, render_template, url_for
+import hashlib
+
+from flask import Blueprint, current_app, make_response, render_template, url_for
 
 bp = Blueprint("pwa", __name__)
 
-# Bump when the precached files change, so phones drop the old cache.
-CACHE_VERSION = "scorepad-v1"
-PRECACHE = ("static", "css/scorepad.css"), ("static", "js/htmx-2.0.11.min.js"), ("static", "js/scorepad.js"), \
-    ("static", "icons/icon.svg"), ("static", "icons/icon-192.png"), ("static", "icons/icon-512.png")
+# The app shell a phone keeps for offline use.
+PRECACHE = ("css/scorepad.css", "js/htmx-2.0.11.min.js", "js/scorepad.js",
+            "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+
+
+def cache_version() -> str:
+    """The cache's name follows the static files' content: a deploy that changes one starts a new cache."""
+    versions = current_app.config["STATIC_VERSIONS"]
+    digest = hashlib.sha256("".join(versions[name] for name in sorted(versions)).encode()).hexdigest()[:12]
+    return f"scorepad-{digest}"
 
 
 @bp.get("/manifest.webmanifest")
@@ -38,8 +46,12 @@ def manifest():
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, served from the root so that its scope covers every page."""
-    precache = [url_for(endpoint, filename=name) for endpoint, name in PRECACHE] + [url_for("pwa.offline")]
-    response = make_response(render_template("sw.js", version=CACHE_VERSION, precache=precache))
+    precache = [url_for("static", filename=name) for name in PRECACHE]
+    pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("games.scoreboard", game_id="GAME")]
+    response = make_response(render_template(
+        "sw.js", version=cache_version(), precache=precache, offline_url=url_for("pwa.offline"),
+        home_url=url_for("games.home"), static_prefix=url_for("static", filename=""),
+        page_patterns=["^" + page.replace("GAME", "[^/]+") + "$" for page in pages]))
     response.mimetype = "text/javascript"
     # The browser must always fetch a fresh copy to notice a new version.
     response.headers["Cache-Control"] = "no-cache"

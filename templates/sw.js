@@ -1,13 +1,20 @@
 // Scorepad service worker. Served by a Flask route from /sw.js so its scope is the whole app.
-const VERSION = {{ version|tojson }};
-const CACHE_NAME = VERSION;
+const CACHE_NAME = {{ version|tojson }};  // follows the static files' content
 const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
-const OFFLINE_URL = PRECACHE[PRECACHE.length - 1];
+const OFFLINE_URL = {{ offline_url|tojson }};
+const STATIC_PREFIX = {{ static_prefix|tojson }};
+// Pages worth keeping for reading offline: home, scoresheets and scoreboards. Never a form:
+// a hand typed into a stale form could not be saved anyway.
+const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
+// On bad Wi-Fi, wait this long for the network before showing the copy on the phone.
+const NETWORK_TIMEOUT_MS = 4000;
 
 self.addEventListener("install", (event) => {
   // Install only once the app's shell is stored, so the first offline visit already works.
-  event.waitUntil(caches.open(CACHE_NAME).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE_NAME)
+    .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL]))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -21,40 +28,46 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+function keepsPage(url) {
+  return PAGES_TO_KEEP.some((pattern) => pattern.test(url.pathname)) && !url.search;
+}
+
+// Pages: network first, so figures are never stale when the Wi-Fi works. After a few seconds
+// without an answer, or with no connection, the last copy kept on the phone (then the offline page).
+function networkFirst(request, keep) {
+  const network = fetch(request).then((response) => {
+    if (keep && response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  });
+  const slow = new Promise((resolve) => setTimeout(resolve, NETWORK_TIMEOUT_MS))
+    .then(() => (keep ? caches.match(request) : undefined));
+  return Promise.race([network.catch(() => undefined), slow])
+    .then((first) => first || network)
+    .catch(() => (keep ? caches.match(request) : Promise.resolve(undefined))
+      .then((cached) => cached || caches.match(OFFLINE_URL)));
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) {
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) {
     return; // entries are saved by the server only; never answer a POST from a cache
   }
   if (request.mode === "navigate") {
-    // Pages: network first, so figures are never stale when the Wi-Fi works; the last copy
-    // (then the offline page) when it does not, so a scoresheet stays readable at the table.
-    event.respondWith(
-      fetch(request)
-        .then((response) => {
-          if (response.ok) {
-            const copy = response.clone();
-            caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
-          }
-          return response;
-        })
-        .catch(() => caches.match(request).then((cached) => cached || caches.match(OFFLINE_URL)))
-    );
+    event.respondWith(networkFirst(request, keepsPage(url)));
     return;
   }
-  if (new URL(request.url).pathname.startsWith("/static/")) {
-    // Static files: the stored copy at once (fast on bad Wi-Fi), refreshed in the background
-    // so a changed stylesheet reaches the phone on the next visit.
-    event.respondWith(caches.open(CACHE_NAME).then((cache) => cache.match(request).then((cached) => {
-      const fresh = fetch(request).then((response) => {
-        if (response.ok) cache.put(request, response.clone());
-        return response;
-      });
-      if (cached) {
-        fresh.catch(() => {});
-        return cached;
+  if (url.pathname.startsWith(STATIC_PREFIX)) {
+    // Static files are addressed by a hash of their content: a stored copy is always right.
+    event.respondWith(caches.match(request).then((cached) => cached || fetch(request).then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
       }
-      return fresh;
+      return response;
     })));
   }
 });

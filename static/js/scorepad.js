@@ -51,6 +51,15 @@
     }
   });
 
+  // Say so when the phone is offline: a page may then be the copy kept from the last visit.
+  function showConnection() {
+    var banner = document.getElementById("offline-banner");
+    if (banner) banner.hidden = navigator.onLine;
+  }
+  window.addEventListener("online", showConnection);
+  window.addEventListener("offline", showConnection);
+  document.addEventListener("DOMContentLoaded", showConnection);
+
   // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
   if ("serviceWorker" in navigator) {
     var script = document.currentScript;

@@ -1,0 +1,46 @@
+"""The installable app offline: a scoresheet seen once stays readable; forms are never served stale."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """These tests need the service worker that the other browser tests block."""
+    return {**browser_context_args, "service_workers": "allow"}
+
+
+def start_game(page, live_server):
+    page.goto(live_server + "/games/new")
+    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
+                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
+        page.get_by_label(label).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_have_text("Us v Them")
+
+
+def test_a_scoresheet_seen_once_stays_readable_offline(page, context, live_server):
+    start_game(page, live_server)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # the first visit the service worker controls is kept on the phone
+    expect(page.locator("h1")).to_have_text("Us v Them")
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Us v Them")
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator(".min-count-figure")).to_have_text(["125", "125"])
+
+
+def test_a_form_is_never_served_from_the_phone_offline(page, context, live_server):
+    start_game(page, live_server)
+    game_url = page.url
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.get_by_role("link", name="Enter hand 1").click()  # seen online once
+    expect(page.locator("h1")).to_have_text("Hand 1")
+    context.set_offline(True)
+    page.goto(game_url + "/hands/new")
+    expect(page.locator("h1")).to_have_text("No connection")
