@@ -36,10 +36,6 @@ class Game:
     hands: tuple[Hand, ...]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem]:
     return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
 
@@ -52,7 +48,7 @@ def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
     values = {}
     for kind in rules.CARD_KINDS:
         value = data.get(kind, 0)
-        if not _is_int(value):
+        if not rules.is_whole_number(value):
             problems.append(Problem(path + (kind,), f"{rules.CARD_NAMES[kind].capitalize()}: enter a whole number."))
         else:
             values[kind] = value
@@ -71,7 +67,7 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
             continue
         value, label = data[name], rules.FIELD_LABELS[name]
         if name in rules.INT_FIELDS or name == "count":
-            ok = _is_int(value)
+            ok = rules.is_whole_number(value)
             message = f"{label}: enter a whole number."
         elif name in rules.BOOL_FIELDS or name == "has_melded":
             ok = isinstance(value, bool)
@@ -158,7 +154,7 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
     first_dealer = data.get("first_dealer", 0)
     if first_dealer is None:
         first_dealer = 0
-    if not _is_int(first_dealer):
+    if not rules.is_whole_number(first_dealer):
         problems.append(Problem(("first_dealer",), "The first dealer is a seat number."))
     if problems:
         raise RuleError(problems)

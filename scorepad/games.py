@@ -111,13 +111,9 @@ def _scoresheet_context(stored: store.Stored) -> dict:
     """What the scoresheet shows: every figure comes from the rules."""
     score = stored.score
     table = stored.game.table
-    margin = None
-    if score.winner is not None:
-        others = [t for i, t in enumerate(score.totals) if i != score.winner]
-        margin = score.totals[score.winner] - max(others)
     tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
     return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
-            "preset": stored.game.rules.values, "margin": margin,
+            "preset": stored.game.rules.values, "margin": score.margin,
             "rows": list(zip(stored.game.hands, score.hands)),
             "next_dealer_name": table.player_of_seat(score.next_dealer)}
 
@@ -313,7 +309,7 @@ def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int 
                   editing=editing, action=action, preview_url=preview_url, preview=preview,
                   preset=stored.game.rules.values, game_rules=stored.game.rules, table=table,
                   dealer_name=table.player_of_seat(table.dealer(position)),
-                  cutter_name=table.player_of_seat((table.dealer(position) - 1) % table.seats),
+                  cutter_name=table.player_of_seat(table.cutter(position)),
                   minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
                   totals_before=before, card_grid=CARD_GRID)
 
@@ -421,13 +417,19 @@ def update_hand(game_id: str, number: int):
     return _save(stored, _hand_position(stored, number))
 
 
+def _last_hand_position(stored: store.Stored, number: int) -> int:
+    """The position of hand `number` if it is the last one: only the last hand can be deleted."""
+    position = _hand_position(stored, number)
+    if position != len(stored.game.hands) - 1:
+        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
+    return position
+
+
 @bp.get("/games/<game_id>/hands/<int:number>/delete")
 def confirm_delete(game_id: str, number: int):
     """Ask before deleting the last hand."""
     stored = _editable(game_id)
-    position = _hand_position(stored, number)
-    if position != len(stored.game.hands) - 1:
-        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
+    _last_hand_position(stored, number)
     return render_template("games/delete.html", number=number, **_scoresheet_context(stored))
 
 
@@ -435,9 +437,7 @@ def confirm_delete(game_id: str, number: int):
 def delete_hand(game_id: str, number: int):
     """Delete the last hand."""
     stored = _editable(game_id)
-    position = _hand_position(stored, number)
-    if position != len(stored.game.hands) - 1:
-        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
+    position = _last_hand_position(stored, number)
     try:
         store.delete_hand(stored, position)
     except store.EditConflict:

@@ -19,7 +19,7 @@ Glossary
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Mapping, Sequence
 
 MODERN_PRESETS = ("modern", "cla", "wca")
@@ -127,99 +127,64 @@ _NOT_MODERN = dict(
     threes_schedule_three_decks=(),
 )
 
+MODERN = Preset(
+    key="modern",
+    name="Modern American",
+    description="Modern American Canasta: 8,500 to win, special canastas and special hands.",
+    modern=True,
+    target=8500,
+    threes_schedule=_MODERN_THREES,
+    all_eight_threes=None,
+    natural_canasta=500,
+    mixed_canasta=300,
+    sevens_canasta=2500,
+    aces_canasta=2500,
+    wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
+    going_out=100,
+    canastas_to_go_out=2,
+    perfect_cut_default=True,
+    perfect_cut_bonus=100,
+    incomplete_sevens=2500,
+    incomplete_aces=2500,
+    incomplete_wild=2000,
+    dirty_sevens=1500,
+    dirty_aces=1500,
+    three_in_hand=100,
+    last_draw_three=100,
+    wipeout_default=False,
+    special_hands={"straight": 3000, "pairs": 2500, "wild_pairs": 2000,
+                   "pungs_kongs": 2000, "zip_code": 2500},
+    minimum_counts=_MODERN_MINIMUM_COUNTS,
+    **_NOT_MODERN,
+)
+
+# cla and wca are modern canasta with their own values: each says only how it differs.
 PRESETS: Mapping[str, Preset] = {
-    "modern": Preset(
-        key="modern",
-        name="Modern American",
-        description="Modern American Canasta: 8,500 to win, special canastas and special hands.",
-        modern=True,
-        target=8500,
-        threes_schedule=_MODERN_THREES,
-        all_eight_threes=None,
-        natural_canasta=500,
-        mixed_canasta=300,
-        sevens_canasta=2500,
-        aces_canasta=2500,
-        wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
-        going_out=100,
-        canastas_to_go_out=2,
-        perfect_cut_default=True,
-        perfect_cut_bonus=100,
-        incomplete_sevens=2500,
-        incomplete_aces=2500,
-        incomplete_wild=2000,
-        dirty_sevens=1500,
-        dirty_aces=1500,
-        three_in_hand=100,
-        last_draw_three=100,
-        wipeout_default=False,
-        special_hands={"straight": 3000, "pairs": 2500, "wild_pairs": 2000,
-                       "pungs_kongs": 2000, "zip_code": 2500},
-        minimum_counts=_MODERN_MINIMUM_COUNTS,
-        **_NOT_MODERN,
-    ),
-    "cla": Preset(
+    "modern": MODERN,
+    "cla": replace(
+        MODERN,
         key="cla",
         name="CLA",
         description="Canasta League of America: modern scoring with more special hands; a last-card 3 costs 5.",
-        modern=True,
-        target=8500,
-        threes_schedule=_MODERN_THREES,
-        all_eight_threes=None,
-        natural_canasta=500,
-        mixed_canasta=300,
-        sevens_canasta=2500,
-        aces_canasta=2500,
-        wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
-        going_out=100,
-        canastas_to_go_out=2,
-        perfect_cut_default=True,
-        perfect_cut_bonus=100,
-        incomplete_sevens=2500,
-        incomplete_aces=2500,
-        incomplete_wild=2000,
-        dirty_sevens=1500,
-        dirty_aces=1500,
-        three_in_hand=100,
         last_draw_three=5,
-        wipeout_default=False,
         special_hands={"pairs": 2500, "wild_pairs": 2000, "miami_pairs": 2500,
                        "pungs_kongs": 3000, "zip_code": 2500, "blast_off": 3000,
                        "triples": 3500, "quads": 3500, "dream_4": 8500, "dream_5": 8500},
-        minimum_counts=_MODERN_MINIMUM_COUNTS,
-        **_NOT_MODERN,
     ),
-    "wca": Preset(
+    "wca": replace(
+        MODERN,
         key="wca",
         name="WCA",
         description="World Canasta Association: bigger wild canastas, 200 for going out, wipeout on.",
-        modern=True,
-        target=8500,
-        threes_schedule=_MODERN_THREES,
         all_eight_threes=3000,
-        natural_canasta=500,
-        mixed_canasta=300,
-        sevens_canasta=2500,
-        aces_canasta=2500,
         wild_canasta={"deuces": 4000, "jokers": 3000, "mixed": 2500},
         going_out=200,
-        canastas_to_go_out=2,
-        perfect_cut_default=True,
-        perfect_cut_bonus=100,
-        incomplete_sevens=2500,
-        incomplete_aces=2500,
         incomplete_wild=2500,
-        dirty_sevens=1500,
-        dirty_aces=1500,
-        three_in_hand=100,
-        last_draw_three=100,
         wipeout_default=True,
         special_hands={"straight": 3000, "pairs": 3000, "wild_pairs": 3000,
                        "miami_pairs": 3000, "pungs_kongs": 3000, "zip_code": 3000,
                        "blast_off": 3000, "triples": 3000, "quads": 3000,
                        "dream_545": 3000, "deuce_pairs": 3000},
-        minimum_counts=_MODERN_MINIMUM_COUNTS,
-        **_NOT_MODERN,
     ),
     "classic": Preset(
         key="classic",
@@ -436,9 +401,13 @@ class Table:
         """The seat that deals hand `hand_index` (0-based): the deal passes clockwise."""
         return (self.first_dealer + hand_index) % self.seats
 
+    def cutter(self, hand_index: int) -> int:
+        """The seat on the dealer's right: the player who cuts and may earn the perfect cut."""
+        return (self.dealer(hand_index) - 1) % self.seats
+
     def cutter_side(self, hand_index: int) -> int:
-        """The side of the player on the dealer's right, who cuts and may earn the perfect cut."""
-        return self.side_of_seat((self.dealer(hand_index) - 1) % self.seats)
+        """The side of the cutter."""
+        return self.side_of_seat(self.cutter(hand_index))
 
     @property
     def pack(self) -> Pack:
@@ -464,7 +433,8 @@ class Rules:
         return dict(self.special_hands).get(key)
 
 
-def _is_int(value) -> bool:
+def is_whole_number(value) -> bool:
+    """Whether a value from JSON is an integer (true and false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -477,7 +447,7 @@ def make_rules(preset: str, target=None, wipeout=None, perfect_cut=None, special
     values = PRESETS[preset]
     if target is None:
         target = values.target
-    elif not _is_int(target) or target <= 0 or target % 5:
+    elif not is_whole_number(target) or target <= 0 or target % 5:
         problems.append(Problem(("rules", "target"), "The target must be a positive number of points, a multiple of 5."))
     for key, value in (("wipeout", wipeout), ("perfect_cut", perfect_cut)):
         if value is not None and not isinstance(value, bool):
@@ -494,7 +464,7 @@ def make_rules(preset: str, target=None, wipeout=None, perfect_cut=None, special
                 problems.append(Problem(("rules", "special_hands", key), f"There is no special hand called {key!r}."))
             elif not values.modern:
                 problems.append(Problem(("rules", "special_hands", key), "Classic canasta has no special hands."))
-            elif not _is_int(points) or points <= 0 or points % 5:
+            elif not is_whole_number(points) or points <= 0 or points % 5:
                 problems.append(Problem(("rules", "special_hands", key),
                                         f"{SPECIAL_HAND_NAMES[key]}: points must be a positive multiple of 5."))
     if problems:
@@ -527,7 +497,7 @@ def check_table(rules: Rules, table: Table) -> None:
         for j, player in enumerate(side.players):
             if not player.strip():
                 problems.append(Problem(("sides", i, "players", j), "Give each player a name."))
-    if not problems and not (_is_int(table.first_dealer) and 0 <= table.first_dealer < table.seats):
+    if not problems and not (is_whole_number(table.first_dealer) and 0 <= table.first_dealer < table.seats):
         problems.append(Problem(("first_dealer",), f"The first dealer must be a seat from 0 to {table.seats - 1}."))
     if problems:
         raise RuleError(problems)
@@ -675,6 +645,8 @@ def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_in
         add("went_out", f"Going out needs {need}.")
     if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
         add("went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table.")
+    if entry.has_melded is False and (entry.canastas or entry.went_out):
+        add("has_melded", "A side with a canasta, or that went out, has melded.")
     if entry.concealed and not entry.went_out:
         add("concealed", "Concealed is only for a side that went out.")
     if entry.perfect_cut:
@@ -818,6 +790,13 @@ class GameScore:
     winner: int | None
     next_dealer: int
     ended_after: int | None = None  # index of the hand that ended the game
+
+    @property
+    def margin(self) -> int | None:
+        """How far the winner finished ahead of the next side."""
+        if self.winner is None:
+            return None
+        return self.totals[self.winner] - max(t for i, t in enumerate(self.totals) if i != self.winner)
 
 
 def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,

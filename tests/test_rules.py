@@ -1277,3 +1277,18 @@ def test_settling_up_pays_the_winner_the_rounded_difference(a, b, stake):
     assert settlement.winner == winner
     assert settlement.payments[winner] == 0
     assert settlement.payments[1 - winner] == thousands * stake
+
+
+def test_a_classic_side_with_a_canasta_cannot_be_said_not_to_have_melded():
+    with pytest.raises(RuleError) as refused:
+        check_hand(make_rules("classic"), FOUR, hand(E(natural_canastas=1, has_melded=False), E()))
+    assert ("sides", 0, "has_melded") in [p.path for p in refused.value.problems]
+
+
+def test_the_margin_is_the_winners_lead_over_the_next_side():
+    # Us: sevens canasta 2,500 + naturals 1,000 + out 100 = 3,600 + 400 = 4,000 → reaches a 4,000 target.
+    # Them: one mixed canasta, so 3s count 0; 300 + 100 = 400.  Margin 4,000 − 400 = 3,600.
+    score = score_game(make_rules("modern", target=4000), FOUR,
+                       [hand(E(sevens_canasta=True, natural_canastas=2, went_out=True, count=400),
+                             E(mixed_canastas=1, red_threes=1, count=100))])
+    assert (score.finished, score.winner, score.margin) == (True, 0, 3600)
