@@ -341,7 +341,8 @@ def _save(stored: store.Stored, position: int) -> Response:
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
     flash(f"Hand {position + 1} saved.", "success")
-    return redirect(url_for("games.show", game_id=stored.id, _anchor=f"hand-{position + 1}"), 303)
+    # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
+    return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
 def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> Response:
@@ -359,7 +360,7 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
         if sent_version == stored.record.version - 1 and same_as_last:
             # The same hand sent twice (a double tap, or a retry on bad Wi-Fi): it is saved once.
             flash(f"Hand {len(hands)} saved.", "success")
-            return redirect(url_for("games.show", game_id=game_id, _anchor=f"hand-{len(hands)}"), 303)
+            return redirect(url_for("games.show", game_id=game_id), 303)
         form.errors.append(f"Another phone saved a hand while this form was open. Your entries are still here, "
                            f"now as hand {new_position + 1}: check the scoresheet, and save only if this is a new hand.")
         return _hand_page(stored, form, new_position, 409)

@@ -29,6 +29,23 @@
     });
   });
 
+  // Once Save is tapped, no live preview may follow it (the blur that comes with the tap fires
+  // one): it would land on the next page. A failed save lets previews run again.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt.matches && elt.matches("form.hand-form")) {
+      elt.dataset.saving = "true";
+      var preview = elt.querySelector("[hx-post]");
+      if (preview) htmx.trigger(preview, "htmx:abort");
+    } else if (elt.closest && elt.closest("form.hand-form[data-saving]")) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt.matches && elt.matches("form.hand-form")) delete elt.dataset.saving;
+  });
+
   // No connection (or no answer in time): the hand form stays exactly as typed, and says why.
   function connectionLost(event) {
     var status = document.getElementById("connection-status");
