@@ -52,5 +52,9 @@ def live_server(tmp_path):
 
 
 def no_horizontal_scroll(page) -> bool:
-    """Whether the page fits the screen's width (nothing to scroll sideways)."""
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    """Whether the page fits the screen's width (nothing to scroll sideways).
+
+    Compared with the viewport we set, not window.innerWidth: a mobile browser widens its layout
+    viewport to fit content that is too wide, and would hide the very overflow we look for.
+    """
+    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
