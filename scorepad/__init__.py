@@ -90,6 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.url_defaults
     def version_static_urls(endpoint, values):
+        """Add ?v=<content hash> to every url_for('static', ...)."""
         if endpoint == "static" and "filename" in values:
             version = app.config["STATIC_VERSIONS"].get(values["filename"])
             if version:

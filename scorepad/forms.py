@@ -38,6 +38,7 @@ class WholeNumber(IntegerField):
         super().__init__(label, validators=validators, **kwargs)
 
     def process_formdata(self, valuelist):
+        """Read a whole number, allowing a real minus sign and thousands separators."""
         if valuelist and valuelist[0].strip():
             text = valuelist[0].strip().replace("\u2212", "-")
             if re.fullmatch(r"-?\d{1,3}([.,\s]\d{3})+", text):  # 1,160 or 1.160 or 1 160: thousands
@@ -269,6 +270,7 @@ class HandForm:
 
     @property
     def has_errors(self) -> bool:
+        """Whether anything on the form has a problem."""
         return bool(self.errors) or any(side.errors for side in self.sides) or bool(self.perfect_cut.errors)
 
 
@@ -300,9 +302,11 @@ class NewGameForm(Form):
     perfect_cut = BooleanField("Perfect cut bonus (+100 to the cutter's side)")
 
     def side_count(self) -> int:
+        """How many sides the chosen table has."""
         return 3 if self.players.data == "6" else 2
 
     def players_per_side(self) -> int:
+        """How many players each side has at the chosen table."""
         return 1 if self.players.data == "2" else 2
 
     def seat_names(self) -> list[str]:

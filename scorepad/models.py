@@ -10,7 +10,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
-    pass
+    """The declarative base of Scorepad's tables."""
 
 
 db = SQLAlchemy(model_class=Base)

@@ -237,6 +237,7 @@ class Pack:
 
     @property
     def jokers(self) -> int:
+        """Jokers in the pack (two per deck)."""
         return 2 * self.decks
 
     def of_rank(self) -> int:
@@ -245,10 +246,12 @@ class Pack:
 
     @property
     def wild_cards(self) -> int:
+        """Jokers and 2s."""
         return self.jokers + self.of_rank()
 
     @property
     def threes_of_a_colour(self) -> int:
+        """Red (or black) 3s in the pack."""
         return 2 * self.decks
 
     def grid_limit(self, kind: str) -> int:
@@ -387,6 +390,7 @@ class Table:
 
     @property
     def seats(self) -> int:
+        """How many players sit at the table."""
         return sum(len(side.players) for side in self.sides)
 
     def side_of_seat(self, seat: int) -> int:
@@ -411,6 +415,7 @@ class Table:
 
     @property
     def pack(self) -> Pack:
+        """The decks in play: three for three sides, else two."""
         return Pack(decks=3 if len(self.sides) == 3 else 2)
 
 
@@ -426,6 +431,7 @@ class Rules:
 
     @property
     def values(self) -> Preset:
+        """The preset's table of values."""
         return PRESETS[self.preset]
 
     def special_hand_value(self, key: str) -> int | None:

@@ -43,6 +43,7 @@ class Stored:
 
     @property
     def id(self) -> str:
+        """The game's public id."""
         return self.record.id
 
     @cached_property
