@@ -23,14 +23,19 @@ bp = Blueprint("games", __name__)
 
 def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
     """The whole page, or for an htmx request only its `block`: the one place that decides."""
-    # A boosted request (a form sent through htmx) wants the whole page, like the browser would.
-    fragment = bool(block and request.htmx and not request.htmx.boosted)
+    # A boosted request (a form sent through htmx) or a history restore wants the whole page.
+    fragment = bool(block and request.htmx and not request.htmx.boosted
+                    and not request.htmx.history_restore_request)
     if fragment:
         body = render_block(template, block, fragment=True, **context)
     else:
         body = render_template(template, fragment=False, **context)
     response = make_response(body, status)
-    response.vary.update(("HX-Request", "HX-Target"))  # the new-game page picks its fragment by target
+    response.vary.update(("HX-Request", "HX-Target", "HX-Boosted", "HX-History-Restore-Request"))
+    if request.htmx.boosted and request.method == "POST":
+        # A form answered with a page (refused, or changed meanwhile): the address stays the form's,
+        # whose URL can be reloaded; a POST-only URL in the address bar would answer 405.
+        response.headers["HX-Push-Url"] = "false"
     return response
 
 
@@ -134,7 +139,7 @@ def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | Non
     form.first_dealer.choices = choices(enumerate(form.seat_names()))
     if status == 422 and not errors:
         errors = [SUMMARY]
-    block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.headers.get("HX-Target", ""))
+    block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.htmx.target or "")
     return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
                   errors=errors or [])
 
@@ -143,7 +148,7 @@ def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | Non
 def new_game():
     """The new-game form, pre-filled from the chosen preset (htmx re-renders one part when a choice changes)."""
     form = NewGameForm(request.args or None)
-    if request.headers.get("HX-Target") != "dealer_choice":
+    if request.htmx.target != "dealer_choice":
         form.apply_preset(only_unset=False)
     return _new_game_page(form)
 

@@ -575,3 +575,17 @@ def test_settling_up_at_half_a_unit_per_thousand_shows_the_working(client):
     page = text(client.get(f"/games/{game}", query_string={"stake": "0.5"}))
     # 1,585 − 440 = 1,145 → 1,000 → 1 × 0.5 = 0.5
     assert "Them pay Us 0.5 (1,145 rounds to 1,000 \u2192 1 \u00d7 0.5)" in page
+
+
+def test_a_refused_save_through_htmx_keeps_the_forms_address(client, game):
+    data = hand_form({"mixed_canastas": 1, "went_out": "y", "count": 120}, {"count": 90})
+    response = client.post(f"/games/{game}/hands", data=data, headers={"HX-Request": "true", "HX-Boosted": "true"})
+    assert response.status_code == 422
+    assert response.headers["HX-Push-Url"] == "false"  # not the POST-only /hands in the address bar
+    assert "<html" in response.get_data(as_text=True)  # a boosted form gets the whole page
+
+
+def test_a_history_restore_gets_the_whole_page_not_a_fragment(client, game):
+    response = client.get(f"/games/{game}", headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    body = response.get_data(as_text=True)
+    assert "<html" in body and "Enter hand 1" in body

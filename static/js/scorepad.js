@@ -62,7 +62,14 @@
   document.addEventListener("htmx:timeout", connectionLost);
   document.addEventListener("htmx:afterRequest", function (event) {
     var status = document.getElementById("connection-status");
-    if (status && event.detail.xhr && event.detail.xhr.status > 0) {  // the server answered
+    if (!status || !event.detail.xhr || event.detail.xhr.status === 0) return;  // no answer at all
+    var saving = event.detail.elt.tagName === "FORM";
+    if (saving && !event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
+      // The server answered, but with an error page that is not swapped in: keep the form, say so.
+      status.textContent = "The server could not save the hand (error " + event.detail.xhr.status +
+        "). Your entries are still here; try Save again in a moment.";
+      status.dataset.saving = "true";
+    } else if (saving || !status.dataset.saving) {  // only the form's own answer clears a failed save
       status.textContent = "";
       delete status.dataset.saving;
     }
