@@ -335,6 +335,9 @@ def _save(stored: store.Stored, position: int) -> Response:
     sent_version = request.form.get("version", type=int)
     if sent_version is not None and sent_version != stored.record.version:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
+    if not editing and stored.score.finished:
+        flash("This game is over: no more hands can be added.", "error")
+        return redirect(url_for("games.show", game_id=stored.id), 303)
     form = _hand_form(stored, position, request.form)
     if _check(stored, form, position) is None:
         return _hand_page(stored, form, position, 422)
@@ -350,6 +353,13 @@ def _save(stored: store.Stored, position: int) -> Response:
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
+def _same_as_stored(stored: store.Stored, position: int) -> bool:
+    """Whether the form sent holds exactly the hand stored at `position` (read as that hand's form)."""
+    form = _hand_form(stored, position, request.form)
+    return form.validate() and document.hand_json(stored.game.hands[position]) == \
+        document.hand_json(document.hand_from_json(form.hand_json()))
+
+
 def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> Response:
     """The game changed on another phone (or this hand was sent twice) since the form was opened.
 
@@ -357,15 +367,15 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
     """
     stored = store.load_game(game_id)
     hands = stored.game.hands
+    # The same hand sent twice (a double tap, or a retry on bad Wi-Fi) is saved once.
+    just_saved = position if editing else len(hands) - 1
+    if sent_version == stored.record.version - 1 and 0 <= just_saved < len(hands) \
+            and _same_as_stored(stored, just_saved):
+        flash(f"Hand {just_saved + 1} saved.", "success")
+        return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
         form = _hand_form(stored, new_position, request.form)
-        same_as_last = bool(hands) and form.validate() and \
-            document.hand_json(hands[-1]) == document.hand_json(document.hand_from_json(form.hand_json()))
-        if sent_version == stored.record.version - 1 and same_as_last:
-            # The same hand sent twice (a double tap, or a retry on bad Wi-Fi): it is saved once.
-            flash(f"Hand {len(hands)} saved.", "success")
-            return redirect(url_for("games.show", game_id=game_id), 303)
         form.errors.append(f"Another phone saved a hand while this form was open. Your entries are still here, "
                            f"now as hand {new_position + 1}: check the scoresheet, and save only if this is a new hand.")
         return _hand_page(stored, form, new_position, 409)
@@ -380,9 +390,6 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
 def create_hand(game_id: str):
     """Save the next hand, or show the form again with every problem beside its field."""
     stored = _editable(game_id)
-    if stored.score.finished:
-        flash("This game is over: no more hands can be added.", "error")
-        return redirect(url_for("games.show", game_id=game_id), 303)
     return _save(stored, len(stored.game.hands))
 
 
@@ -446,6 +453,9 @@ def delete_hand(game_id: str, number: int):
     position = _last_hand_position(stored, number)
     try:
         store.delete_hand(stored, position)
+    except RuleError as error:
+        flash(" ".join(p.message for p in error.problems), "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
     except store.EditConflict:
         flash("The game was changed on another phone at the same moment: nothing was deleted. "
               "Check the scoresheet and try again.", "error")

@@ -855,7 +855,7 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
         scored.append(score)
         totals = tuple(s.cumulative for s in score.sides)
         finished, winner = game_over(rules, totals)
-        if finished:
+        if finished and ended_after is None:
             ended_after = n
     if problems:
         raise RuleError(problems)

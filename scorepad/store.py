@@ -143,13 +143,27 @@ def check_replaced_hand(stored: Stored, n: int, data: Any) -> tuple[rules.Hand, 
     return hand, hands
 
 
-def _check_sequence(stored: Stored, hands: list[rules.Hand]) -> None:
-    """Refuse a change after which another hand breaks the rules (a perfect cut now on the wrong side,
-    say) or the game would end before its last hand; the problems name the hand they are in."""
-    try:
-        rules.score_game(stored.game.rules, stored.game.table, hands)
-    except RuleError as error:
-        raise RuleError([Problem(p.path, f"Hand {p.path[1] + 1}: {p.message}") for p in error.problems]) from None
+def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | None = None) -> None:
+    """Refuse a change after which the game would end before its last hand.
+
+    After a delete, the hands from `first_moved` on have new dealers and cutters: they are checked
+    again in full (a perfect cut may now be on the wrong side). Other stored hands are taken as they
+    are, so a check added since they were saved never blocks correcting an old game.
+    """
+    game_rules, table = stored.game.rules, stored.game.table
+    problems = []
+    for n in range(first_moved if first_moved is not None else len(hands), len(hands)):
+        try:
+            rules.check_hand(game_rules, table, hands[n], n)
+        except RuleError as error:
+            problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
+    ended_after = rules.score_game(game_rules, table, hands, check=False).ended_after
+    if ended_after is not None and ended_after < len(hands) - 1:
+        problems.append(Problem(("hands", ended_after + 1),
+                                f"With this change the game would end after hand {ended_after + 1}, so the "
+                                f"{len(hands) - 1 - ended_after} hand(s) after it can't follow. Delete them first."))
+    if problems:
+        raise RuleError(problems)
 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
@@ -167,7 +181,7 @@ def delete_hand(stored: Stored, n: int) -> Stored:
         raise IndexError(n)
     hands = list(stored.game.hands)
     del hands[n]
-    _check_sequence(stored, hands)
+    _check_sequence(stored, hands, first_moved=n)
     records = stored.record.hands
     records.remove(records[n])
     try:

@@ -1027,3 +1027,20 @@ def test_a_method_the_api_does_not_have_answers_in_json(client, api_game):
     response = client.patch(f"/api/games/{game_id}", json={}, headers=auth)
     assert response.status_code == 405
     assert response.get_json()["errors"][0]["field"] == ""
+
+
+def test_replacing_a_hand_does_not_recheck_the_other_stored_hands(app, client, api_game):
+    game_id, _, auth = api_game
+    for _ in range(2):
+        client.post(f"/api/games/{game_id}/hands", json={"sides": [{"mixed_canastas": 1, "count": 50}, {}]},
+                    headers=auth)
+    # A hand stored before a check existed: put a refused entry into hand 1 behind the API's back.
+    with app.app_context():
+        record = db.session.get(GameRecord, game_id)
+        record.hands[1].sides = [{"mixed_canastas": 1, "count": 53}, {}]  # 53: not a multiple of 5
+        db.session.commit()
+    response = client.put(f"/api/games/{game_id}/hands/0", json={"sides": [{"mixed_canastas": 1, "count": 60}, {}]},
+                          headers=auth)
+    assert response.status_code == 200
+    # Hand 0: mixed 300 + 60 = 360; hand 1 as stored: 300 + 53 = 353 → 713
+    assert response.get_json()["totals"] == [713, 0]

@@ -589,3 +589,28 @@ def test_a_history_restore_gets_the_whole_page_not_a_fragment(client, game):
     response = client.get(f"/games/{game}", headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
     body = response.get_data(as_text=True)
     assert "<html" in body and "Enter hand 1" in body
+
+
+def test_a_hand_with_a_perfect_cut_sent_twice_is_saved_once(client, game):
+    # Hand 1: Ann deals, Dot (Them) cuts; the switch goes to Them.
+    data = {**hand_form({"count": 0}, {"count": 0}, perfect_cut="y"), "version": version_of(client, game)}
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    second = client.post(f"/games/{game}/hands", data=data)
+    assert second.status_code == 303
+    assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_an_edit_sent_twice_is_saved_once(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    changed = {**FIRST_HAND, "s0-count": "485", "version": version_of(client, game, 1)}
+    assert client.post(f"/games/{game}/hands/1", data=changed).status_code == 303
+    assert client.post(f"/games/{game}/hands/1", data=changed).status_code == 303
+
+
+def test_the_hand_that_ends_the_game_sent_twice_says_only_that_it_was_saved(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    client.post(f"/games/{game}/hands", data=data)
+    response = client.post(f"/games/{game}/hands", data=data)
+    page = text(client.get(response.headers["Location"]))
+    assert "Hand 1 saved." in page and "This game is over" not in page
