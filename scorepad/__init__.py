@@ -30,17 +30,21 @@ def secret_key(instance_path: str) -> str:
     path = Path(instance_path) / "secret_key"
     if path.exists() and path.read_text().strip():
         return path.read_text().strip()
-    # Several workers may start at once: each writes a whole key to its own file and links it into
-    # place; the first link wins, and every worker reads the winner's key, never a half-written file.
+    # Several workers may start at once: each writes a whole key to its own file (readable by the
+    # owner only from the start) and links it into place; the first link wins, every worker reads
+    # the winner's key, never a half-written file. An empty file left by a crash is replaced.
     draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
-    draft.write_text(secrets.token_hex(32))
-    draft.chmod(0o600)
+    with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+        handle.write(secrets.token_hex(32))
     try:
-        os.link(draft, path)
+        if path.exists():
+            os.replace(draft, path)  # it was empty
+        else:
+            os.link(draft, path)
     except FileExistsError:
         pass
     finally:
-        draft.unlink()
+        draft.unlink(missing_ok=True)
     return path.read_text().strip()
 
 

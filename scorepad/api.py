@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request, url_for
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import HTTPException
 
 from . import document, store
 from .rules import RuleError
@@ -54,10 +54,7 @@ def conflict(error):
 
 
 def _json_body():
-    try:
-        return request.get_json(force=True)
-    except (BadRequest, RecursionError):
-        raise document.FormatError("The body is not valid JSON.") from None
+    return document.load_json(request.get_data())
 
 
 def links(game_id: str, token: str) -> dict:

@@ -6,6 +6,7 @@ fault, so the API, the import page and the hand form report problems the same wa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields
 from typing import Any, Mapping, Sequence
 
@@ -25,6 +26,14 @@ RULE_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
 
 class FormatError(Exception):
     """A body that is not a game document this reader knows (malformed, or another version): HTTP 400."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON from a request body or a file; FormatError (400) for anything that isn't JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # ValueError covers bad JSON and bad UTF-8
+        raise FormatError("This isn't a Scorepad game: it is not a JSON document.") from None
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from decimal import Decimal, InvalidOperation
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, session, url_for
 from htmx_flask import request
@@ -97,7 +98,8 @@ def refuse_cross_site_posts():
         return None
     site = request.headers.get("Sec-Fetch-Site")
     origin = request.headers.get("Origin")
-    if site not in (None, "same-origin", "none") or (origin and origin != request.host_url.rstrip("/")):
+    # Hosts are compared, not schemes: behind a TLS proxy the app may see http while the page was https.
+    if site not in (None, "same-origin", "none") or (origin and urlsplit(origin).netloc != request.host):
         abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
     return None
 
@@ -105,6 +107,7 @@ def refuse_cross_site_posts():
 @bp.app_errorhandler(403)
 @bp.app_errorhandler(404)
 @bp.app_errorhandler(405)
+@bp.app_errorhandler(413)
 def page_error(error):
     """Errors on pages answer with a page in words, not a bare status."""
     if request.path.startswith("/api/"):
@@ -189,9 +192,7 @@ def import_game():
         errors = ["Choose a Scorepad game file (.json) to restore."]
     else:
         try:
-            game = document.parse_document(json.loads(upload.read().decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            errors = ["This file isn't a Scorepad game: it is not a JSON document."]
+            game = document.parse_document(document.load_json(upload.read()))
         except document.FormatError as error:
             errors = [str(error)]
         except RuleError as error:
@@ -229,6 +230,15 @@ def show(game_id: str):
                   scorekeeper_link=scorekeeper_link, **_scoresheet_context(stored))
 
 
+MAX_STAKE = Decimal(1_000_000)
+
+
+def _amount(value: Decimal) -> str:
+    """Money as people write it: 4, 0.5, 1,250.75."""
+    text = f"{value.quantize(Decimal('0.01')).normalize():,f}"
+    return text
+
+
 def _settlement(stored: store.Stored) -> dict | None:
     """The money due at the end of a finished game, when the table gave a stake (RULES.md section 6)."""
     if not stored.score.finished or "stake" not in request.args:
@@ -238,8 +248,9 @@ def _settlement(stored: store.Stored) -> dict | None:
         per_special = Decimal(request.args.get("per_special") or 0)
     except InvalidOperation:
         return {"error": "Enter the stake and the amount per special as numbers, like 2 or 0.5."}
-    if not (stake.is_finite() and per_special.is_finite()) or stake < 0 or per_special < 0:
-        return {"error": "The stake and the amount per special can't be negative."}
+    if not (stake.is_finite() and per_special.is_finite()) or not (0 <= stake <= MAX_STAKE) \
+            or not (0 <= per_special <= MAX_STAKE):
+        return {"error": "Enter a stake and an amount per special from 0 to 1,000,000."}
     game = stored.game
     specials = rules.specials_made(game.hands, len(game.table.sides))
     settlement = rules.settle_up(game.rules, stored.score.totals, stake, per_special, specials)
@@ -249,12 +260,13 @@ def _settlement(stored: store.Stored) -> dict | None:
             continue
         payer, payee = (i, settlement.winner) if amount >= 0 else (settlement.winner, i)
         margin = stored.score.totals[settlement.winner] - stored.score.totals[i]
-        working = f"{margin:,} rounds to {settlement.thousands[i]:,},000 \u2192 {settlement.thousands[i]} \u00d7 {stake}"
+        working = (f"{margin:,} rounds to {settlement.thousands[i] * 1000:,} \u2192 "
+                   f"{settlement.thousands[i]} \u00d7 {_amount(stake)}")
         if per_special:
-            working += (f"; specials {specials[settlement.winner]} against {specials[i]} at {per_special} each")
+            working += f"; specials {specials[settlement.winner]} against {specials[i]} at {_amount(per_special)} each"
         lines.append({"payer": game.table.sides[payer].name, "payee": game.table.sides[payee].name,
-                      "amount": abs(amount), "working": working})
-    return {"stake": stake, "per_special": per_special, "lines": lines}
+                      "amount": _amount(abs(amount)), "working": working})
+    return {"stake": _amount(stake), "per_special": _amount(per_special), "lines": lines}
 
 
 @bp.get("/games/<game_id>/scoreboard")

@@ -20,6 +20,7 @@ Glossary
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from numbers import Number
 from typing import Mapping, Sequence
 
 MODERN_PRESETS = ("modern", "cla", "wca")
@@ -873,7 +874,7 @@ class Settlement:
     """Who won and what each side pays the winner (the winner's own entry is 0)."""
 
     winner: int
-    payments: tuple[int, ...]
+    payments: tuple[Number, ...]  # whole numbers for a whole stake; a Decimal stake gives Decimals
     thousands: tuple[int, ...] = ()  # each side's margin behind the winner, rounded to thousands
 
 
@@ -886,7 +887,7 @@ def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
     return tuple(made)
 
 
-def settle_up(rules: Rules, totals: Sequence[int], stake: int, per_special: int = 0,
+def settle_up(rules: Rules, totals: Sequence[int], stake: Number, per_special: Number = 0,
               specials: Sequence[int] | None = None) -> Settlement:
     """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials."""
     specials = tuple(specials) if specials is not None else (0,) * len(totals)

@@ -393,7 +393,7 @@ def test_a_file_that_is_not_a_game_is_refused_in_words(client):
     response = client.post("/games/import", data={"document": (io.BytesIO(b"hello"), "notes.txt")},
                            content_type="multipart/form-data")
     assert response.status_code == 422
-    assert "This file isn't a Scorepad game: it is not a JSON document." in text(response)
+    assert "This isn't a Scorepad game: it is not a JSON document." in text(response)
 
 
 def test_the_home_page_title_is_plain_text(client):
@@ -614,3 +614,25 @@ def test_the_hand_that_ends_the_game_sent_twice_says_only_that_it_was_saved(clie
     response = client.post(f"/games/{game}/hands", data=data)
     page = text(client.get(response.headers["Location"]))
     assert "Hand 1 saved." in page and "This game is over" not in page
+
+
+@pytest.mark.parametrize("stake", ["1e9999999999", "NaN", "Infinity", "-1", "two"])
+def test_a_stake_that_is_not_a_sensible_number_is_refused_in_words(client, stake):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    response = client.get(f"/games/{game}", query_string={"stake": stake})
+    assert response.status_code == 200
+    assert re.search(r"Enter (the stake|a stake)", text(response))
+
+
+def test_a_deeply_nested_file_is_refused_in_words(client):
+    deep = b"[" * 100000 + b"]" * 100000
+    response = client.post("/games/import", data={"document": (io.BytesIO(deep), "deep.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "it is not a JSON document" in text(response)
+
+
+def test_a_post_from_the_same_host_behind_an_https_proxy_is_accepted(client, game):
+    response = client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Origin": "https://localhost"})
+    assert response.status_code == 303
