@@ -68,6 +68,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,
         MAX_CONTENT_LENGTH=1024 * 1024,
         AUTO_CREATE_SCHEMA=True,
+        # Static URLs carry a hash of their content (below), so a browser may keep them for a year.
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
     )
     app.config.from_prefixed_env()  # FLASK_AUTO_CREATE_SCHEMA=false while writing a migration, for instance
     if test_config:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from flask import Blueprint, current_app, make_response, render_template, url_for
 
@@ -50,8 +51,8 @@ def service_worker():
     pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("games.scoreboard", game_id="GAME")]
     response = make_response(render_template(
         "sw.js", version=cache_version(), precache=precache, offline_url=url_for("pwa.offline"),
-        home_url=url_for("games.home"), static_prefix=url_for("static", filename=""),
-        page_patterns=["^" + page.replace("GAME", "[^/]+") + "$" for page in pages]))
+        static_prefix=url_for("static", filename=""),
+        page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages]))
     response.mimetype = "text/javascript"
     # The browser must always fetch a fresh copy to notice a new version.
     response.headers["Cache-Control"] = "no-cache"

@@ -34,11 +34,12 @@ function keepsPage(url) {
 
 // Pages: network first, so figures are never stale when the Wi-Fi works. After a few seconds
 // without an answer, or with no connection, the last copy kept on the phone (then the offline page).
-function networkFirst(request, keep) {
+function networkFirst(event, keep) {
+  const request = event.request;
   const network = fetch(request).then((response) => {
     if (keep && response.ok) {
       const copy = response.clone();
-      caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
+      event.waitUntil(caches.open(CACHE_NAME).then((cache) => cache.put(request, copy)));
     }
     return response;
   });
@@ -57,7 +58,7 @@ self.addEventListener("fetch", (event) => {
     return; // entries are saved by the server only; never answer a POST from a cache
   }
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, keepsPage(url)));
+    event.respondWith(networkFirst(event, keepsPage(url)));
     return;
   }
   if (url.pathname.startsWith(STATIC_PREFIX)) {
@@ -65,9 +66,21 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request).then((response) => {
       if (response.ok) {
         const copy = response.clone();
-        caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
+        event.waitUntil(caches.open(CACHE_NAME).then((cache) => cache.put(request, copy)));
       }
       return response;
     })));
   }
+});
+
+// A hand saved through htmx arrives as a background request the worker does not keep: the page
+// asks for a fresh copy of the scoresheet it now shows, so the copy kept for offline is never behind.
+self.addEventListener("message", (event) => {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string") return;
+  const url = new URL(path, self.location.origin);
+  if (url.origin !== self.location.origin || !keepsPage(url)) return;
+  event.waitUntil(fetch(url, { credentials: "same-origin" })
+    .then((response) => response.ok && caches.open(CACHE_NAME).then((cache) => cache.put(url, response)))
+    .catch(() => {}));
 });

@@ -84,6 +84,12 @@
   window.addEventListener("offline", showConnection);
   document.addEventListener("DOMContentLoaded", showConnection);
 
+  // A page shown through htmx (a saved hand) was never seen by the service worker: ask it to keep it.
+  document.addEventListener("htmx:pushedIntoHistory", function (event) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ keep: event.detail.path });
+  });
+
   // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
   if ("serviceWorker" in navigator) {
     var script = document.currentScript;

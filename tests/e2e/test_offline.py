@@ -44,3 +44,25 @@ def test_a_form_is_never_served_from_the_phone_offline(page, context, live_serve
     context.set_offline(True)
     page.goto(game_url + "/hands/new")
     expect(page.locator("h1")).to_have_text("No connection")
+
+
+def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, context, live_server):
+    start_game(page, live_server)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.get_by_role("link", name="Enter hand 1").click()
+    us = page.locator('fieldset[data-side="0"]')
+    us.get_by_label("Natural canastas", exact=True).fill("2")
+    us.get_by_label("Count: melded minus in hand").fill("150")
+    page.get_by_role("button", name="Save hand 1").click()
+    # Us: two naturals 1,000 + 150 = 1,150
+    expect(page.locator(".total-figure").first).to_have_text("1,150")
+    # The copy kept for offline is refreshed in the background: wait until it holds the new hand.
+    page.wait_for_function("""async () => {
+        const kept = await caches.match(location.pathname);
+        return kept && (await kept.text()).includes('id="hand-1"');
+    }""")
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator(".total-figure").first).to_have_text("1,150")
