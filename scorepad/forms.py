@@ -309,15 +309,15 @@ class NewGameForm(Form):
         """How many players each side has at the chosen table."""
         return 1 if self.players.data == "2" else 2
 
-    def seat_names(self) -> list[str]:
-        """Who sits in each seat, clockwise: one player from each side in turn."""
-        names = []
+    def seats(self) -> list[dict]:
+        """Who sits in each seat, clockwise, one player from each side in turn: side, player and label."""
+        seats = []
         for j in range(self.players_per_side()):
             for i in range(self.side_count()):
                 player = (self[f"player{i}_{j}"].data or "").strip() or f"Player {j + 1} of side {i + 1}"
                 side = (self[f"side{i}_name"].data or "").strip() or f"Side {i + 1}"
-                names.append(f"{player} ({side})")
-        return names
+                seats.append({"side": i, "player": j, "label": f"{player} ({side})"})
+        return seats
 
     def apply_preset(self, only_unset: bool) -> None:
         """Fill the table rules from the chosen preset (all of them, or only the ones not given)."""

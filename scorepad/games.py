@@ -139,7 +139,7 @@ def home():
 
 
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
-    form.first_dealer.choices = choices(enumerate(form.seat_names()))
+    form.first_dealer.choices = choices((n, seat["label"]) for n, seat in enumerate(form.seats()))
     if status == 422 and not errors:
         errors = [SUMMARY]
     block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.htmx.target or "")

@@ -18,6 +18,24 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  // New game: the first-dealer list names the players as they are typed, without a trip to the
+  // server that could replace the list under the scorekeeper's finger.
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest("form.new-game");
+    if (!form || !/^(side\d_name|player\d_\d)$/.test(event.target.name)) return;
+    var labels = [];
+    form.querySelectorAll("select.seat-names option").forEach(function (option) {
+      var side = option.dataset.side, player = option.dataset.player;
+      var playerName = (form.elements["player" + side + "_" + player].value || "").trim() ||
+        "Player " + (+player + 1) + " of side " + (+side + 1);
+      var sideName = (form.elements["side" + side + "_name"].value || "").trim() || "Side " + (+side + 1);
+      option.textContent = playerName + " (" + sideName + ")";
+      labels.push(option.textContent);
+    });
+    var order = document.getElementById("seat-order");
+    if (order) order.textContent = labels.join(", ");
+  });
+
   // After the live preview, mark in red exactly the inputs whose error slot holds a message
   // (the preview swaps only the messages, so the typing field keeps its focus).
   document.addEventListener("htmx:afterSettle", function () {
