@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import NumberRange, Optional, StopValidation
 
 from . import document, rules
 from .rules import Problem
@@ -31,11 +31,17 @@ def choices(pairs) -> list[SelectChoice]:
 class WholeNumber(IntegerField):
     """An integer field that says what it wants in a card player's words; empty means 0."""
 
-    def __init__(self, label=None, minimum: int | None = 0, **kwargs):
+    def __init__(self, label=None, minimum: int | None = 0, example: str = "3", **kwargs):
         validators = [Optional()]
         if minimum is not None:
             validators.append(NumberRange(min=minimum, message="Can't be less than %(min)s."))
+        self.example = example
         super().__init__(label, validators=validators, **kwargs)
+
+    def pre_validate(self, form):
+        """Text that isn't a number has been told so; range checks would only add noise."""
+        if self.process_errors:
+            raise StopValidation()
 
     def process_formdata(self, valuelist):
         """Read a whole number, allowing a real minus sign and thousands separators."""
@@ -47,7 +53,7 @@ class WholeNumber(IntegerField):
                 self.data = int(text)
             except ValueError:
                 self.data = None
-                raise ValueError("Enter a whole number, like 3.") from None
+                raise ValueError(f"Enter a whole number, like {self.example}.") from None
         else:
             self.data = None
 
@@ -96,7 +102,7 @@ class SideForm(Form):
     count_mode = RadioField("Count as", choices=choices([("number", "One number"), ("grid", "Counting grid")]),
                             default="number")
     count_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", "\u2212")]), default="+")
-    count = WholeNumber("Count", minimum=None)
+    count = WholeNumber("Count", minimum=None, example="120")
     melded_jokers = WholeNumber("Jokers melded")
     melded_deuces = WholeNumber("2s melded")
     melded_aces = WholeNumber("Aces melded")
@@ -262,11 +268,23 @@ class HandForm:
             return bool(self.rules.special_hands)
         return name not in ("count_mode", "count_sign")
 
+    def is_blank(self) -> bool:
+        """Whether nothing at all was entered for any side (a tap on Save too early)."""
+        def blank(entry: dict) -> bool:
+            cards = entry.get("cards", {})
+            rest = {k: v for k, v in entry.items() if k not in ("count", "cards")}
+            return not rest and not entry.get("count") and not any(cards.get(w) for w in ("melded", "in_hand"))
+        return not self.perfect_cut.data and all(blank(side.entry_json()) for side in self.sides)
+
     def page_errors(self) -> list[str]:
-        """What the top of a refused form says: the problems with the whole hand, or where to look."""
+        """What the top of a refused form says: the problems with the whole hand, or which entries to fix."""
         if self.errors or not self.has_errors:
             return self.errors
-        return [SUMMARY]
+        places = [f"{side_name}: {field.label.text}" for side_name, side in zip((s.name for s in self.table.sides), self.sides)
+                  for field in side if field.errors]
+        if self.perfect_cut.errors:
+            places.append("Perfect cut")
+        return [f"Check the entries marked in red below ({'; '.join(places)})."]
 
     @property
     def has_errors(self) -> bool:

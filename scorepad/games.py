@@ -297,6 +297,12 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandSco
     """Check the form as hand `position` (new or replacing); its figures, or None with the problems attached."""
     if not form.validate():
         return None
+    if form.is_blank():
+        if request.htmx and not request.htmx.boosted:
+            return None  # a form just opened: nothing to say yet
+        form.errors.append("Nothing has been entered for this hand: every side would score 0. Enter each side's "
+                           "3s, canastas and Count, or tap Cancel.")
+        return None
     data = form.hand_json()
     try:
         if position < len(stored.game.hands):
@@ -388,8 +394,9 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
     if not editing:
         new_position = len(hands)
         form = _hand_form(stored, new_position, request.form)
-        form.errors.append(f"Another phone saved a hand while this form was open. Your entries are still here, "
-                           f"now as hand {new_position + 1}: check the scoresheet, and save only if this is a new hand.")
+        form.errors.append(f"The game changed while this form was open (a hand was saved, changed or deleted, "
+                           f"here or on another phone). Your entries are still here, now as hand {new_position + 1}: "
+                           f"check the scoresheet, and save only if this is a new hand.")
         return _hand_page(stored, form, new_position, 409)
     position = min(position, len(hands))  # the hand may have been deleted meanwhile
     form = _hand_form(stored, position, request.form)

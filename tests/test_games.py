@@ -423,7 +423,7 @@ def test_a_new_hand_form_left_open_while_another_phone_saved_keeps_its_entries(a
     response = client.post(f"/games/{game}/hands", data={**mine, "version": stale})
     assert response.status_code == 409
     page = response.get_data(as_text=True)
-    assert "Another phone saved a hand while this form was open" in html.unescape(page)
+    assert "The game changed while this form was open" in html.unescape(page)
     assert "<h1>Hand 2</h1>" in page and 'value="100"' in page  # now offered as hand 2, entries kept
     assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
 
@@ -636,3 +636,27 @@ def test_a_deeply_nested_file_is_refused_in_words(client):
 def test_a_post_from_the_same_host_behind_an_https_proxy_is_accepted(client, game):
     response = client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Origin": "https://localhost"})
     assert response.status_code == 303
+
+
+def test_a_blank_hand_is_not_stored(client, game):
+    response = client.post(f"/games/{game}/hands", data=hand_form({}, {}))
+    assert response.status_code == 422
+    assert "Nothing has been entered for this hand: every side would score 0." in text(response)
+    assert "No hands yet." in text(client.get(f"/games/{game}"))
+
+
+def test_a_hand_where_both_counts_are_zero_is_a_real_hand(client, game):
+    assert client.post(f"/games/{game}/hands", data=hand_form({"count": 0}, {"red_threes": 1})).status_code == 303
+
+
+def test_a_refused_hand_names_the_entries_to_fix_at_the_top(client, game):
+    response = client.post(f"/games/{game}/hands", data=hand_form({"count": 100}, {"count": "12.5"}))
+    assert response.status_code == 422
+    page = text(response)
+    assert "Check the entries marked in red below (Them: Count)." in page
+    assert "Enter a whole number, like 120." in page
+
+
+def test_text_in_a_number_field_gets_one_message(client, game):
+    page = text(client.post(f"/games/{game}/hands", data=hand_form({"red_threes": "2.5"}, {})))
+    assert "Enter a whole number, like 3." in page and "Can't be less than 0" not in page

@@ -70,7 +70,8 @@
     if (!status) return;
     var saving = event.detail && event.detail.elt && event.detail.elt.tagName === "FORM";
     if (saving) {
-      status.textContent = "No connection: the hand was not saved. Your entries are still here; save again when the Wi-Fi is back.";
+      status.textContent = "No connection: the hand may not have been saved. Your entries are still here; " +
+        "tap Save again when the Wi-Fi is back (a hand is never stored twice).";
       status.dataset.saving = "true";
     } else if (!status.dataset.saving) {  // never hide that a save failed
       status.textContent = "No connection: the figures above may be out of date.";
