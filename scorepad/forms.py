@@ -192,10 +192,14 @@ class HandForm:
         self.cutter_side = table.cutter_side(hand_index)
         hand_choices = choices([("", "None")] + [(key, f"{rules.SPECIAL_HAND_NAMES[key]} ({points:,})")
                                                  for key, points in game_rules.special_hands])
+        wild_choices = choices([("", "None")] + [
+            (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({points:,})")
+            for kind, points in game_rules.values.wild_canasta.items()])
         self.sides = []
         for i, _ in enumerate(table.sides):
             side = SideForm(formdata, prefix=f"s{i}-")
             side.special_hand.choices = hand_choices
+            side.wild_canasta.choices = wild_choices
             if formdata is None and entries is not None:
                 side.fill(entries[i])
             self.sides.append(side)

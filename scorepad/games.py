@@ -121,6 +121,7 @@ def _scoresheet_context(stored: store.Stored) -> dict:
     table = stored.game.table
     tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
     return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
+            "special_hand_names": rules.SPECIAL_HAND_NAMES,
             "preset": stored.game.rules.values, "margin": score.margin,
             "rows": list(zip(stored.game.hands, score.hands)),
             "next_dealer_name": table.player_of_seat(score.next_dealer)}
@@ -244,8 +245,9 @@ def _settlement(stored: store.Stored) -> dict | None:
     if not stored.score.finished or "stake" not in request.args:
         return None
     try:
-        stake = Decimal(request.args.get("stake") or 0)
-        per_special = Decimal(request.args.get("per_special") or 0)
+        # A decimal comma is common on phones set to many languages: 1,5 is one and a half.
+        stake = Decimal((request.args.get("stake") or "0").strip().replace(",", "."))
+        per_special = Decimal((request.args.get("per_special") or "0").strip().replace(",", "."))
     except InvalidOperation:
         return {"error": "Enter the stake and the amount per special as numbers, like 2 or 0.5."}
     if not (stake.is_finite() and per_special.is_finite()) or not (0 <= stake <= MAX_STAKE) \

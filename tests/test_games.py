@@ -660,3 +660,22 @@ def test_a_refused_hand_names_the_entries_to_fix_at_the_top(client, game):
 def test_text_in_a_number_field_gets_one_message(client, game):
     page = text(client.post(f"/games/{game}/hands", data=hand_form({"red_threes": "2.5"}, {})))
     assert "Enter a whole number, like 3." in page and "Can't be less than 0" not in page
+
+
+def test_the_scoresheet_says_which_hand_was_a_special_hand(client, game):
+    client.post(f"/games/{game}/hands", data=hand_form({"special_hand": "pairs"}, {"natural_canastas": 1, "count": 50}))
+    row = client.get(f"/games/{game}").get_data(as_text=True).split('id="hand-1"')[1].split("</tr>")[0]
+    assert '<span class="special-note">Seven pairs</span>' in row
+
+
+def test_the_wild_canasta_choices_show_the_games_values(client):
+    game = client.post("/games", data={**NEW_GAME, "preset": "wca", "rules_from": "wca"}).headers["Location"].rsplit("/", 1)[1]
+    form = html.unescape(client.get(f"/games/{game}/hands/new").get_data(as_text=True))
+    assert "seven 2s (4,000)" in form and "four jokers and three 2s (3,000)" in form and "other wild mix (2,500)" in form
+
+
+def test_a_stake_with_a_decimal_comma(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    # 1,145 → 1,000 → 1 × 1.5 = 1.5
+    assert "Them pay Us 1.5" in text(client.get(f"/games/{game}", query_string={"stake": "1,5"}))

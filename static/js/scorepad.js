@@ -36,6 +36,18 @@
     if (order) order.textContent = labels.join(", ");
   });
 
+  // The scorekeeper's link: the phone's share sheet where there is one, else the clipboard.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button.share-link");
+    if (!button) return;
+    var link = button.dataset.link;
+    if (navigator.share) {
+      navigator.share({ title: "Scorepad: keep score", url: link }).catch(function () {});
+    } else if (navigator.clipboard) {
+      navigator.clipboard.writeText(link).then(function () { button.textContent = "Link copied"; });
+    }
+  });
+
   // After the live preview, mark in red exactly the inputs whose error slot holds a message
   // (the preview swaps only the messages, so the typing field keeps its focus).
   document.addEventListener("htmx:afterSettle", function () {
