@@ -48,6 +48,69 @@
     }
   });
 
+  // A hand being typed is kept on the phone until it is saved or cancelled: a reload, a
+  // pull-to-refresh or the browser dropping the tab does not lose it. The key carries the game's
+  // version, so a draft never lands on a game that changed since.
+  var DRAFT_PREFIX = "scorepad-draft:";
+  function draftKey(form) {
+    return DRAFT_PREFIX + form.getAttribute("action") + ":" + form.elements.version.value;
+  }
+  function forgetDrafts(form) {
+    try {
+      Object.keys(localStorage).forEach(function (key) {
+        if (key.indexOf(DRAFT_PREFIX + form.getAttribute("action") + ":") === 0) localStorage.removeItem(key);
+      });
+    } catch (e) { /* storage unavailable: nothing kept, nothing to forget */ }
+  }
+  function keepDraft(form) {
+    var values = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name === "version") return;
+      if (el.type === "checkbox" || el.type === "radio") {
+        if (el.checked) values.push([el.name, el.value]);
+      } else if (el.tagName !== "BUTTON") {
+        values.push([el.name, el.value]);
+      }
+    });
+    try { localStorage.setItem(draftKey(form), JSON.stringify(values)); } catch (e) { /* full or private */ }
+  }
+  function restoreDraft(form) {
+    var saved;
+    try { saved = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { saved = null; }
+    if (!saved) return;
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.type === "checkbox") el.checked = false;
+    });
+    saved.forEach(function (pair) {
+      form.querySelectorAll("[name='" + pair[0] + "']").forEach(function (el) {
+        if (el.type === "checkbox" || el.type === "radio") { if (el.value === pair[1]) el.checked = true; }
+        else el.value = pair[1];
+      });
+    });
+    var note = document.getElementById("draft-note");
+    if (note) note.hidden = false;
+    var first = form.querySelector("input:not([type=hidden])");
+    if (first) first.dispatchEvent(new Event("change", { bubbles: true }));  // refresh the figures
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.hand-form");
+    if (form) restoreDraft(form);
+  });
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = event.target.closest && event.target.closest("form.hand-form");
+      if (form) keepDraft(form);
+    });
+  });
+  document.addEventListener("click", function (event) {
+    var cancel = event.target.closest("a.cancel-hand");
+    if (cancel) forgetDrafts(cancel.closest("form.hand-form"));
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form.matches && form.matches("form.hand-form") && event.detail.successful) forgetDrafts(form);
+  });
+
   // After the live preview, mark in red exactly the inputs whose error slot holds a message
   // (the preview swaps only the messages, so the typing field keeps its focus).
   document.addEventListener("htmx:afterSettle", function () {

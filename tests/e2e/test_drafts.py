@@ -1,0 +1,36 @@
+"""A hand being typed survives a reload, and is forgotten once saved or cancelled."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def test_a_reload_keeps_the_hand_being_typed_until_it_is_saved(page, live_server):
+    page.goto(live_server + "/games/new")
+    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
+                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
+        page.get_by_label(label).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter hand 1").click()
+    us, them = page.locator('fieldset[data-side="0"]'), page.locator('fieldset[data-side="1"]')
+    us.get_by_label("Natural canastas", exact=True).fill("2")
+    us.get_by_label("Went out").check(force=True)
+    us.get_by_label("Count: melded minus in hand").fill("240")
+    them.get_by_role("radio", name="minus").check(force=True)
+    them.get_by_label("Count: melded minus in hand").fill("95")
+
+    page.reload()  # a pull-to-refresh
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(us.get_by_label("Natural canastas", exact=True)).to_have_value("2")
+    expect(us.get_by_label("Went out")).to_be_checked()
+    expect(them.get_by_role("radio", name="minus")).to_be_checked()
+    expect(them.get_by_label("Count: melded minus in hand")).to_have_value("95")
+    # The figures follow the restored entries: Us 1,000 + 100 + 240 = 1,340; Them −95
+    expect(page.locator('#preview tr[data-side="0"] .cumulative')).to_have_text("1,340")
+    expect(page.locator('#preview tr[data-side="1"] .cumulative')).to_have_text("\u221295")
+
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved.")
+    page.get_by_role("link", name="Enter hand 2").click()
+    expect(page.locator("#draft-note")).to_be_hidden()
+    expect(us.get_by_label("Count: melded minus in hand")).to_have_value("")
