@@ -245,12 +245,9 @@ class HandForm:
     def ask_what_the_count_cannot_tell(self, hand: rules.Hand) -> bool:
         """Classic: red 3s count for a side that melded, against one that didn't. With no canasta and a
         Count of 0 or less the sheet can't tell, so the scorekeeper must say; True if something was asked."""
-        if self.rules.values.modern:
-            return False
         asked = False
         for side, entry, name in zip(self.sides, hand.sides, (s.name for s in self.table.sides)):
-            if (entry.red_threes and entry.has_melded is None and entry.canastas == 0
-                    and rules.side_count(self.rules, entry) <= 0):
+            if rules.melding_unclear(self.rules, entry):
                 side.has_melded.errors = list(side.has_melded.errors) + [
                     f"Did {name} meld anything this hand? Say Yes or No: it decides whether the red 3s "
                     "count for or against."]

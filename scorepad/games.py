@@ -316,7 +316,8 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandSco
         return None
     if form.ask_what_the_count_cannot_tell(hand):
         return None
-    return rules.score_hand(stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position))
+    return rules.score_hand(stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position),
+                            check=False)  # checked just above
 
 
 def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int = 200,

@@ -532,6 +532,13 @@ def _has_melded(rules: Rules, entry: SideEntry) -> bool:
     return entry.canastas > 0 or side_count(rules, entry) > 0
 
 
+def melding_unclear(rules: Rules, entry: SideEntry) -> bool:
+    """Classic: whether red 3s are on the table but the entries can't tell if the side melded
+    (no canasta, a Count of 0 or less, and has_melded not given), so the scorekeeper must say."""
+    return (not rules.values.modern and entry.red_threes > 0 and entry.has_melded is None
+            and entry.canastas == 0 and side_count(rules, entry) <= 0)
+
+
 def threes_value(rules: Rules, table: Table, entry: SideEntry) -> int:
     """What the side's exposed 3s are worth, with their sign."""
     values = rules.values

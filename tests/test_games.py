@@ -679,3 +679,13 @@ def test_a_stake_with_a_decimal_comma(client):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     # 1,145 → 1,000 → 1 × 1.5 = 1.5
     assert "Them pay Us 1.5" in text(client.get(f"/games/{game}", query_string={"stake": "1,5"}))
+
+
+def test_the_preview_says_when_a_wipeout_leaves_the_other_side_nothing(client):
+    game = client.post("/games", data={**NEW_GAME, "preset": "wca", "rules_from": "wca", "wipeout": "y",
+                                       "hand_pairs": "y", "hand_pairs_points": "3000"}).headers["Location"].rsplit("/", 1)[1]
+    data = hand_form({"special_hand": "pairs"}, {"natural_canastas": 2, "count": 200})
+    body = client.post(f"/games/{game}/hands/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
+    # Us: seven pairs 3,000 (wca). Them: wiped out, 0.
+    assert re.findall(r'class="cumulative">([^<]+)<', body) == ["3,000", "0"]
+    assert "Wipeout: a special hand leaves the other side 0 for this hand." in body
