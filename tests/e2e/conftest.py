@@ -10,6 +10,7 @@ import os
 import threading
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from scorepad import create_app
@@ -58,3 +59,13 @@ def no_horizontal_scroll(page) -> bool:
     viewport to fit content that is too wide, and would hide the very overflow we look for.
     """
     return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def start_game(page, live_server) -> None:
+    """Start a modern game from the new-game page: Ann & Cleo (Us) against Bea & Dot (Them), Ann deals."""
+    page.goto(live_server + "/games/new")
+    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
+                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
+        page.get_by_label(label).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("h1")).to_have_text("Us v Them")

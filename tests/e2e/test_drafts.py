@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from conftest import start_game
+
 
 def test_a_reload_keeps_the_hand_being_typed_until_it_is_saved(page, live_server):
-    page.goto(live_server + "/games/new")
-    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
-                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
-        page.get_by_label(label).fill(name)
-    page.get_by_role("button", name="Start the game").click()
+    start_game(page, live_server)
     page.get_by_role("link", name="Enter hand 1").click()
     us, them = page.locator('fieldset[data-side="0"]'), page.locator('fieldset[data-side="1"]')
     us.get_by_label("Natural canastas", exact=True).fill("2")

@@ -5,20 +5,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from conftest import start_game
+
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     """These tests need the service worker that the other browser tests block."""
     return {**browser_context_args, "service_workers": "allow"}
-
-
-def start_game(page, live_server):
-    page.goto(live_server + "/games/new")
-    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
-                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
-        page.get_by_label(label).fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("h1")).to_have_text("Us v Them")
 
 
 def test_a_scoresheet_seen_once_stays_readable_offline(page, context, live_server):
