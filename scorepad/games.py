@@ -403,7 +403,7 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
         return _hand_page(stored, form, new_position, 409)
     position = min(position, len(hands))  # the hand may have been deleted meanwhile
     form = _hand_form(stored, position, request.form)
-    form.errors.append("This game was changed on another phone while this form was open. Your entries are "
+    form.errors.append("The game changed while this form was open (here or on another phone). Your entries are "
                        "still here: check them against the scoresheet and save again.")
     return _hand_page(stored, form, position, 409)
 
@@ -434,7 +434,13 @@ def preview_new(game_id: str):
 def preview_edit(game_id: str, number: int):
     """The figures of a past hand being corrected, without saving."""
     stored = _editable(game_id)
-    return _preview(stored, _hand_position(stored, number))
+    if not 1 <= number <= len(stored.game.hands):  # deleted while the form was open
+        position = len(stored.game.hands)
+        form = _hand_form(stored, position, request.form)
+        form.errors.append(f"Hand {number} has been deleted since this form was opened. Tap Save to keep "
+                           f"these entries as hand {position + 1}, or Cancel.")
+        return _hand_page(stored, form, position, block="preview")
+    return _preview(stored, number - 1)
 
 
 @bp.get("/games/<game_id>/hands/<int:number>/edit")
@@ -449,6 +455,9 @@ def edit_hand(game_id: str, number: int):
 def update_hand(game_id: str, number: int):
     """Save a corrected hand; the figures after it follow."""
     stored = _editable(game_id)
+    sent_version = request.form.get("version", type=int)
+    if number > len(stored.game.hands) and sent_version is not None and sent_version != stored.record.version:
+        return _changed_meanwhile(stored.id, number - 1, True, sent_version)  # deleted while the form was open
     return _save(stored, _hand_position(stored, number))
 
 

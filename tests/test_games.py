@@ -689,3 +689,22 @@ def test_the_preview_says_when_a_wipeout_leaves_the_other_side_nothing(client):
     # Us: seven pairs 3,000 (wca). Them: wiped out, 0.
     assert re.findall(r'class="cumulative">([^<]+)<', body) == ["3,000", "0"]
     assert "Wipeout: a special hand leaves the other side 0 for this hand." in body
+
+
+def test_the_edit_form_of_a_hand_deleted_meanwhile_offers_the_entries_as_a_new_hand(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    stale = version_of(client, game, 1)
+    client.post(f"/games/{game}/hands/1/delete")  # meanwhile, the hand is deleted
+    preview = client.post(f"/games/{game}/hands/1/preview", data={**FIRST_HAND, "version": stale},
+                          headers={"HX-Request": "true"})
+    assert preview.status_code == 200
+    assert "Hand 1 has been deleted since this form was opened." in text(preview)
+    response = client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "version": stale})
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "<h1>Hand 1</h1>" in page and 'value="385"' in page
+
+
+def test_the_live_preview_fragment_has_no_hidden_submit_button(client, game):
+    body = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Check the figures" not in body

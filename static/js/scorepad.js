@@ -41,10 +41,20 @@
     var button = event.target.closest("button.share-link");
     if (!button) return;
     var link = button.dataset.link;
+    function selectIt() {  // no share sheet or clipboard (plain http): select the link to copy by hand
+      var field = document.getElementById("scorekeeper-link");
+      field.focus();
+      field.select();
+      var copied = false;
+      try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+      button.textContent = copied ? "Link copied" : "Link selected: copy it from the box above";
+    }
     if (navigator.share) {
       navigator.share({ title: "Scorepad: keep score", url: link }).catch(function () {});
     } else if (navigator.clipboard) {
-      navigator.clipboard.writeText(link).then(function () { button.textContent = "Link copied"; });
+      navigator.clipboard.writeText(link).then(function () { button.textContent = "Link copied"; }, selectIt);
+    } else {
+      selectIt();
     }
   });
 
@@ -77,12 +87,15 @@
   function restoreDraft(form) {
     var saved;
     try { saved = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { saved = null; }
-    if (!saved) return;
+    if (!Array.isArray(saved)) return;
     Array.prototype.forEach.call(form.elements, function (el) {
       if (el.type === "checkbox") el.checked = false;
     });
     saved.forEach(function (pair) {
-      form.querySelectorAll("[name='" + pair[0] + "']").forEach(function (el) {
+      var item = Array.isArray(pair) && form.elements.namedItem(pair[0]);
+      if (!item) return;
+      var elements = item instanceof RadioNodeList ? Array.prototype.slice.call(item) : [item];
+      elements.forEach(function (el) {
         if (el.type === "checkbox" || el.type === "radio") { if (el.value === pair[1]) el.checked = true; }
         else el.value = pair[1];
       });
@@ -106,9 +119,25 @@
     var cancel = event.target.closest("a.cancel-hand");
     if (cancel) forgetDrafts(cancel.closest("form.hand-form"));
   });
+  // A save answered with the next page: its drafts are done with. (When the answer replaces the
+  // page, htmx reports it from <body>, the form being gone: hence the action remembered here.)
+  var savingAction = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt.matches && elt.matches("form.hand-form")) savingAction = elt.getAttribute("action");
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.detail.elt;
-    if (form.matches && form.matches("form.hand-form") && event.detail.successful) forgetDrafts(form);
+    if (savingAction === null || event.detail.elt.closest && event.detail.elt.closest("[hx-post]:not(form)")) return;
+    if (event.detail.successful) forgetDrafts({ getAttribute: function () { return savingAction; } });
+    savingAction = null;
+  });
+  // A form that came back (refused, or the game changed meanwhile) may carry a new version:
+  // its entries are the draft now.
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = document.querySelector("form.hand-form");
+    if (!form) return;
+    forgetDrafts(form);
+    keepDraft(form);
   });
 
   // After the live preview, mark in red exactly the inputs whose error slot holds a message
@@ -157,12 +186,17 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var status = document.getElementById("connection-status");
     if (!status || !event.detail.xhr || event.detail.xhr.status === 0) return;  // no answer at all
+    var code = event.detail.xhr.status;
     var saving = event.detail.elt.tagName === "FORM";
-    if (saving && !event.detail.successful && event.detail.xhr.status !== 409 && event.detail.xhr.status !== 422) {
-      // The server answered, but with an error page that is not swapped in: keep the form, say so.
-      status.textContent = "The server could not save the hand (error " + event.detail.xhr.status +
-        "). Your entries are still here; try Save again in a moment.";
+    var refused = !event.detail.successful && code !== 409 && code !== 422;  // an answer not swapped in
+    var advice = code === 403 || code === 404
+      ? " Open the scoresheet again from the home page."
+      : " Try again in a moment.";
+    if (saving && refused) {
+      status.textContent = "The server could not save the hand (error " + code + "). Your entries are still here." + advice;
       status.dataset.saving = "true";
+    } else if (refused && !status.dataset.saving) {
+      status.textContent = "The figures could not be worked out (error " + code + ")." + advice;
     } else if (saving || !status.dataset.saving) {  // only the form's own answer clears a failed save
       status.textContent = "";
       delete status.dataset.saving;

@@ -32,3 +32,41 @@ def test_a_reload_keeps_the_hand_being_typed_until_it_is_saved(page, live_server
     page.get_by_role("link", name="Enter hand 2").click()
     expect(page.locator("#draft-note")).to_be_hidden()
     expect(us.get_by_label("Count: melded minus in hand")).to_have_value("")
+
+
+def drafts(page) -> list[str]:
+    """The keys of the drafts kept on this phone."""
+    return page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('scorepad-draft:'))")
+
+
+def test_enter_in_the_count_saves_the_hand_and_forgets_its_draft(page, live_server):
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").click()
+    us = page.locator('fieldset[data-side="0"]')
+    us.get_by_label("Mixed canastas", exact=True).fill("1")
+    count = us.get_by_label("Count: melded minus in hand")
+    count.fill("75")
+    # Us: one mixed canasta, 3s count 0: 300 + 75 = 375
+    expect(page.locator('#preview tr[data-side="0"] .cumulative')).to_have_text("375")
+    assert drafts(page)
+    count.press("Enter")
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved.")
+    expect(page.locator(".total-figure").first).to_have_text("375")
+    assert drafts(page) == []
+
+
+def test_a_reload_after_the_game_changed_meanwhile_keeps_the_entries(page, context, live_server):
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator('fieldset[data-side="0"]').get_by_label("Count: melded minus in hand").fill("-45")
+    other = context.new_page()  # the same scorekeeper on a second tab saves hand 1 first
+    other.goto(page.url)
+    other.locator('fieldset[data-side="0"]').get_by_label("Count: melded minus in hand").fill("-10")
+    other.locator('fieldset[data-side="1"]').get_by_label("Count: melded minus in hand").fill("-20")
+    other.get_by_role("button", name="Save hand 1").click()
+    expect(other.locator(".flash")).to_have_text("Hand 1 saved.")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#form-errors")).to_contain_text("now as hand 2")
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Hand 2")
+    expect(page.locator('fieldset[data-side="0"]').get_by_label("Count: melded minus in hand")).to_have_value("-45")
