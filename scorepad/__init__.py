@@ -77,7 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
-    from . import api, games, pwa
+    from . import api, games, pwa, share
     from .extensions import htmx, migrate
     from .models import db
 
@@ -85,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
 

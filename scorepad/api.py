@@ -61,9 +61,9 @@ def links(game_id: str, token: str) -> dict:
     """Where the game can be seen, kept and exported."""
     return {
         "scoresheet": url_for("games.show", game_id=game_id, key=token, _external=True),
-        "scoreboard": url_for("games.scoreboard", game_id=game_id, _external=True),
-        "export_json": url_for("games.export_json", game_id=game_id, _external=True),
-        "export_csv": url_for("games.export_csv", game_id=game_id, _external=True),
+        "scoreboard": url_for("share.scoreboard", game_id=game_id, _external=True),
+        "export_json": url_for("share.export_json", game_id=game_id, _external=True),
+        "export_csv": url_for("share.export_csv", game_id=game_id, _external=True),
     }
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
@@ -56,7 +53,8 @@ def _keep(game_id: str, token: str) -> None:
     session["games"] = dict(list(kept.items())[-KEPT_GAMES:])
 
 
-def _load(game_id: str) -> store.Stored:
+def load_or_404(game_id: str) -> store.Stored:
+    """A stored game, or the 404 page in words."""
     try:
         return store.load_game(game_id)
     except store.GameNotFound:
@@ -69,7 +67,7 @@ def _can_edit(stored: store.Stored) -> bool:
 
 def _editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
-    stored = _load(game_id)
+    stored = load_or_404(game_id)
     if not _can_edit(stored):
         abort(403, "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
                    "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.")
@@ -115,7 +113,7 @@ def page_error(error):
     return render_template("error.html", error=error), error.code
 
 
-def _scoresheet_context(stored: store.Stored) -> dict:
+def scoresheet_context(stored: store.Stored) -> dict:
     """What the scoresheet shows: every figure comes from the rules."""
     score = stored.score
     table = stored.game.table
@@ -215,7 +213,7 @@ def import_game():
 @bp.get("/games/<game_id>")
 def show(game_id: str):
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
-    stored = _load(game_id)
+    stored = load_or_404(game_id)
     key = request.args.get("key")
     if key is not None:
         # The scorekeeper's link carries the edit token once; keep it here and show a clean address.
@@ -228,7 +226,7 @@ def show(game_id: str):
     scorekeeper_link = url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) \
         if editable else None
     return render("games/show.html", "scoresheet", editable=editable, settlement=_settlement(stored),
-                  scorekeeper_link=scorekeeper_link, **_scoresheet_context(stored))
+                  scorekeeper_link=scorekeeper_link, **scoresheet_context(stored))
 
 
 MAX_STAKE = Decimal(1_000_000)
@@ -269,13 +267,6 @@ def _settlement(stored: store.Stored) -> dict | None:
         lines.append({"payer": game.table.sides[payer].name, "payee": game.table.sides[payee].name,
                       "amount": _amount(abs(amount)), "working": working})
     return {"stake": _amount(stake), "per_special": _amount(per_special), "lines": lines}
-
-
-@bp.get("/games/<game_id>/scoreboard")
-def scoreboard(game_id: str):
-    """The read-only scoreboard for the other players; it refreshes itself while the game is on."""
-    stored = _load(game_id)
-    return render("games/scoreboard.html", "scoresheet", editable=False, **_scoresheet_context(stored))
 
 
 # --- Hand entry -----------------------------------------------------------------------------
@@ -474,7 +465,7 @@ def confirm_delete(game_id: str, number: int):
     """Ask before deleting the last hand."""
     stored = _editable(game_id)
     _last_hand_position(stored, number)
-    return render_template("games/delete.html", number=number, **_scoresheet_context(stored))
+    return render_template("games/delete.html", number=number, **scoresheet_context(stored))
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/delete")
@@ -493,39 +484,3 @@ def delete_hand(game_id: str, number: int):
         return redirect(url_for("games.show", game_id=game_id), 303)
     flash(f"Hand {number} deleted.", "success")
     return redirect(url_for("games.show", game_id=game_id), 303)
-
-
-# --- Export ------------------------------------------------------------------------
-
-
-@bp.get("/games/<game_id>/export.json")
-def export_json(game_id: str):
-    """The game document, to keep, move to another phone or import again."""
-    stored = _load(game_id)
-    body = json.dumps(stored.document(), indent=2, ensure_ascii=False)
-    return Response(body, mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.json"'})
-
-
-@bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id: str):
-    """The scoresheet as a spreadsheet: a row per hand, Base, Count, hand total and total per side."""
-    stored = _load(game_id)
-    table = stored.game.table
-    out = io.StringIO()
-    writer = csv.writer(out)
-
-    def cell(value):
-        # A name starting with = + - @ would run as a formula in a spreadsheet: make it plain text.
-        return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
-    header = ["hand", "dealer"]
-    for side in table.sides:
-        header += [f"{side.name} {figure}" for figure in ("base", "count", "hand total", "total")]
-    writer.writerow([cell(h) for h in header])
-    for n, hand_score in enumerate(stored.score.hands):
-        row = [n + 1, cell(table.player_of_seat(hand_score.dealer))]
-        for side_score in hand_score.sides:
-            row += [side_score.base, side_score.count, side_score.total, side_score.cumulative]
-        writer.writerow(row)
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.csv"'})

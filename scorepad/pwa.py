@@ -48,7 +48,7 @@ def manifest():
 def service_worker():
     """The service worker, served from the root so that its scope covers every page."""
     precache = [url_for("static", filename=name) for name in PRECACHE]
-    pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("games.scoreboard", game_id="GAME")]
+    pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("share.scoreboard", game_id="GAME")]
     response = make_response(render_template(
         "sw.js", version=cache_version(), precache=precache, offline_url=url_for("pwa.offline"),
         static_prefix=url_for("static", filename=""),
