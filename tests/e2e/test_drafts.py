@@ -67,6 +67,9 @@ def test_a_reload_after_the_game_changed_meanwhile_keeps_the_entries(page, conte
     expect(other.locator(".flash")).to_have_text("Hand 1 saved.")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#form-errors")).to_contain_text("now as hand 2")
+    # Once htmx has settled the answer, the draft is kept under the game's new version.
+    page.wait_for_function("""() => Object.keys(localStorage).some(
+        key => key.endsWith(':' + document.querySelector('input[name=version]').value))""")
     page.reload()
     expect(page.locator("h1")).to_have_text("Hand 2")
     expect(page.locator('fieldset[data-side="0"]').get_by_label("Count: melded minus in hand")).to_have_value("-45")
