@@ -108,7 +108,7 @@ def add_hand(game_id: str):
             return jsonify(previous.body), previous.status
     data = _json_body()
     if key:
-        status, body = store.add_hand_once(stored, data, key, lambda new: new.document())
+        status, body = store.add_hand_once(stored, data, key)
         return jsonify(body), status
     return jsonify(store.add_hand(stored, data).document()), 201
 

@@ -299,7 +299,7 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandSco
     data = form.hand_json()
     try:
         if position < len(stored.game.hands):
-            hand, _ = store.check_replaced_hand(stored, position, data)
+            hand = store.check_replaced_hand(stored, position, data)
         else:
             hand = store.check_new_hand(stored, data)
     except RuleError as error:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cached_property
 from datetime import datetime, timezone
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -103,13 +104,15 @@ def token_matches(stored: Stored, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(_hash(token), stored.record.edit_token_hash)
 
 
-def _touch(record: GameRecord) -> None:
-    # Changing a column makes the flush bump the game's version, so concurrent edits conflict.
-    record.updated_at = datetime.now(timezone.utc)
+@contextmanager
+def _writing(record: GameRecord):
+    """Make a change to a game and commit it; a race with another write becomes EditConflict.
 
-
-def _commit() -> None:
+    Changing a column makes the flush bump the game's version, so a write based on a stale read fails.
+    """
     try:
+        yield
+        record.updated_at = datetime.now(timezone.utc)
         db.session.commit()
     except (StaleDataError, IntegrityError) as error:
         db.session.rollback()
@@ -123,16 +126,19 @@ def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
     return document.check_hand(stored.game.rules, stored.game.table, data, len(stored.game.hands))
 
 
+def _append(stored: Stored, hand: rules.Hand) -> None:
+    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
+
+
 def add_hand(stored: Stored, data: Any) -> Stored:
     """Check a hand and store it as the game's next one."""
     hand = check_new_hand(stored, data)
-    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
-    _touch(stored.record)
-    _commit()
+    with _writing(stored.record):
+        _append(stored, hand)
     return load_game(stored.id)
 
 
-def check_replaced_hand(stored: Stored, n: int, data: Any) -> tuple[rules.Hand, list[rules.Hand]]:
+def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
     """Hand n replaced by a new one from JSON, checked alone and in the whole game."""
     if not 0 <= n < len(stored.game.hands):
         raise IndexError(n)
@@ -140,7 +146,7 @@ def check_replaced_hand(stored: Stored, n: int, data: Any) -> tuple[rules.Hand, 
     hands = list(stored.game.hands)
     hands[n] = hand
     _check_sequence(stored, hands)
-    return hand, hands
+    return hand
 
 
 def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | None = None) -> None:
@@ -168,10 +174,9 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
     """Check a hand and store it in place of hand n (0-based); later figures follow."""
-    hand, _ = check_replaced_hand(stored, n, data)
-    stored.record.hands[n].sides = document.hand_json(hand)["sides"]
-    _touch(stored.record)
-    _commit()
+    hand = check_replaced_hand(stored, n, data)
+    with _writing(stored.record):
+        stored.record.hands[n].sides = document.hand_json(hand)["sides"]
     return load_game(stored.id)
 
 
@@ -183,18 +188,13 @@ def delete_hand(stored: Stored, n: int) -> Stored:
     del hands[n]
     _check_sequence(stored, hands, first_moved=n)
     records = stored.record.hands
-    records.remove(records[n])
-    try:
+    with _writing(stored.record):
+        records.remove(records[n])
         # (game, position) is unique: delete first, then move each later hand up one, lowest first.
         db.session.flush()
         for later in records[n:]:
             later.position -= 1
             db.session.flush()
-        _touch(stored.record)
-    except (StaleDataError, IntegrityError) as error:
-        db.session.rollback()
-        raise EditConflict() from error
-    _commit()
     return load_game(stored.id)
 
 
@@ -203,24 +203,19 @@ def remembered_answer(stored: Stored, key: str) -> IdempotentRequest | None:
     return db.session.get(IdempotentRequest, (stored.id, key))
 
 
-def add_hand_once(stored: Stored, data: Any, key: str, answer) -> tuple[int, dict]:
-    """Add a hand under an Idempotency-Key: the first call stores it, a repeat gets the first answer.
-
-    `answer(stored)` builds the response body for the stored game.
-    """
+def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
+    """Add a hand under an Idempotency-Key: the first call stores it and its answer (status, document);
+    a repeat, even one racing the first, gets that same answer."""
     hand = check_new_hand(stored, data)
-    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
-    _touch(stored.record)
     try:
-        db.session.flush()
-        new = load_game(stored.id)
-        body = answer(new)
-        db.session.add(IdempotentRequest(game_id=stored.id, key=key, status=201, body=body))
-        db.session.commit()
+        with _writing(stored.record):
+            _append(stored, hand)
+            db.session.flush()
+            body = load_game(stored.id).document()
+            db.session.add(IdempotentRequest(game_id=stored.id, key=key, status=201, body=body))
         return 201, body
-    except (StaleDataError, IntegrityError):
-        db.session.rollback()
+    except EditConflict:
         previous = remembered_answer(stored, key)
         if previous is not None:  # the same key won a race against us: answer as it was answered
             return previous.status, previous.body
-        raise EditConflict() from None
+        raise
