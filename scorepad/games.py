@@ -15,6 +15,8 @@ from .rules import RuleError
 
 bp = Blueprint("games", __name__)
 
+KEPT_GAMES = 40  # edit rights kept in the session cookie, which must stay under a browser's 4 KB
+
 
 # --- Helpers ---------------------------------------------------------------------
 
@@ -40,9 +42,6 @@ def render(template: str, block: str | None = None, status: int = 200, **context
 def _kept_tokens() -> dict:
     """The edit tokens of the games this browser keeps score of."""
     return session.get("games", {})
-
-
-KEPT_GAMES = 40  # the session cookie must stay under a browser's 4 KB
 
 
 def _keep(game_id: str, token: str) -> None:
@@ -131,17 +130,28 @@ def scoresheet_context(stored: store.Stored) -> dict:
 @bp.get("/")
 def home():
     """Start a game, or carry on with the games kept on this phone."""
+    return _home_page()
+
+
+def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tuple[str, int]:
     games = store.load_games(list(_kept_tokens()))
-    in_progress = [g for g in games if not g.score.finished]
-    finished = [g for g in games if g.score.finished]
-    return render_template("games/home.html", in_progress=in_progress, finished=finished, import_errors=[])
+    return render_template("games/home.html", import_errors=import_errors or [],
+                           in_progress=[g for g in games if not g.score.finished],
+                           finished=[g for g in games if g.score.finished]), status
+
+
+def _start(game: document.Game) -> Response:
+    """Store a new game, keep its edit rights on this phone, and open its scoresheet."""
+    stored, token = store.create_game(game)
+    _keep(stored.id, token)
+    return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
     form.first_dealer.choices = choices((n, seat["label"]) for n, seat in enumerate(form.seats()))
     if status == 422 and not errors:
         errors = [SUMMARY]
-    block = {"game_rules": "game_rules", "dealer_choice": "dealer_choice"}.get(request.htmx.target or "")
+    block = request.htmx.target if request.htmx.target in ("game_rules", "dealer_choice") else None
     return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
                   errors=errors or [])
 
@@ -177,9 +187,7 @@ def create_game():
     except RuleError as error:
         leftovers = attach_problems(error.problems, form.field_for)
         return _new_game_page(form, 422, leftovers)
-    stored, token = store.create_game(game)
-    _keep(stored.id, token)
-    return redirect(url_for("games.show", game_id=stored.id), 303)
+    return _start(game)
 
 
 @bp.post("/games/import")
@@ -197,14 +205,9 @@ def import_game():
         except RuleError as error:
             errors = [f"{document.field_name(p.path) or 'game'}: {p.message}" for p in error.problems]
         else:
-            stored, token = store.create_game(game)
-            _keep(stored.id, token)
             flash("Game restored.", "success")
-            return redirect(url_for("games.show", game_id=stored.id), 303)
-    games = store.load_games(list(_kept_tokens()))
-    return render_template("games/home.html", import_errors=errors,
-                           in_progress=[g for g in games if not g.score.finished],
-                           finished=[g for g in games if g.score.finished]), 422
+            return _start(game)
+    return _home_page(errors, 422)
 
 
 # --- The scoresheet -----------------------------------------------------------------------
@@ -234,8 +237,7 @@ MAX_STAKE = Decimal(1_000_000)
 
 def _amount(value: Decimal) -> str:
     """Money as people write it: 4, 0.5, 1,250.75."""
-    text = f"{value.quantize(Decimal('0.01')).normalize():,f}"
-    return text
+    return f"{value.quantize(Decimal('0.01')).normalize():,f}"
 
 
 def _settlement(stored: store.Stored) -> dict | None:
@@ -266,7 +268,7 @@ def _settlement(stored: store.Stored) -> dict | None:
             working += f"; specials {specials[settlement.winner]} against {specials[i]} at {_amount(per_special)} each"
         lines.append({"payer": game.table.sides[payer].name, "payee": game.table.sides[payee].name,
                       "amount": _amount(abs(amount)), "working": working})
-    return {"stake": _amount(stake), "per_special": _amount(per_special), "lines": lines}
+    return {"lines": lines}
 
 
 # --- Hand entry -----------------------------------------------------------------------------
@@ -286,8 +288,9 @@ def _hand_form(stored: store.Stored, position: int, formdata=None) -> HandForm:
     return HandForm(formdata, stored.game.rules, stored.game.table, position, entries)
 
 
-def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandScore | None:
-    """Check the form as hand `position` (new or replacing); its figures, or None with the problems attached."""
+def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, rules.HandScore] | None:
+    """Check the form as hand `position` (new or replacing): the hand and its figures, or None with the
+    problems attached to the form."""
     if not form.validate():
         return None
     if form.is_blank():
@@ -305,10 +308,13 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> rules.HandSco
     except RuleError as error:
         form.add_problems(error.problems)
         return None
+    except store.GameFinished:
+        form.errors.append("This game is over: no more hands can be added.")
+        return None
     if form.ask_what_the_count_cannot_tell(hand):
         return None
-    return rules.score_hand(stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position),
-                            check=False)  # checked just above
+    return hand, rules.score_hand(stored.game.rules, stored.game.table, hand, position,
+                                  _totals_before(stored, position), check=False)  # checked just above
 
 
 def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int = 200,
@@ -351,13 +357,11 @@ def _save(stored: store.Stored, position: int) -> Response:
         flash("This game is over: no more hands can be added.", "error")
         return redirect(url_for("games.show", game_id=stored.id), 303)
     form = _hand_form(stored, position, request.form)
-    if _check(stored, form, position) is None:
+    checked = _check(stored, form, position)
+    if checked is None:
         return _hand_page(stored, form, position, 422)
     try:
-        if editing:
-            store.replace_hand(stored, position, form.hand_json())
-        else:
-            store.add_hand(stored, form.hand_json())
+        store.save_checked_hand(stored, position, checked[0])
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
     flash(f"Hand {position + 1} saved.", "success")
@@ -408,7 +412,8 @@ def create_hand(game_id: str):
 
 def _preview(stored: store.Stored, position: int) -> Response:
     form = _hand_form(stored, position, request.form)
-    preview = _check(stored, form, position)
+    checked = _check(stored, form, position)
+    preview = checked[1] if checked else None
     # htmx: always 200, the problems travel in the fragment; without JavaScript a refused hand is a 422 page.
     status = 200 if preview is not None or request.htmx else 422
     return _hand_page(stored, form, position, status, preview=preview, block="preview")

@@ -130,12 +130,19 @@ def _append(stored: Stored, hand: rules.Hand) -> None:
     stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
 
 
+def save_checked_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
+    """Store a hand already checked as hand `position`: the next one, or in place of a past one."""
+    with _writing(stored.record):
+        if position == len(stored.game.hands):
+            _append(stored, hand)
+        else:
+            stored.record.hands[position].sides = document.hand_json(hand)["sides"]
+    return load_game(stored.id)
+
+
 def add_hand(stored: Stored, data: Any) -> Stored:
     """Check a hand and store it as the game's next one."""
-    hand = check_new_hand(stored, data)
-    with _writing(stored.record):
-        _append(stored, hand)
-    return load_game(stored.id)
+    return save_checked_hand(stored, len(stored.game.hands), check_new_hand(stored, data))
 
 
 def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
@@ -174,10 +181,7 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
     """Check a hand and store it in place of hand n (0-based); later figures follow."""
-    hand = check_replaced_hand(stored, n, data)
-    with _writing(stored.record):
-        stored.record.hands[n].sides = document.hand_json(hand)["sides"]
-    return load_game(stored.id)
+    return save_checked_hand(stored, n, check_replaced_hand(stored, n, data))
 
 
 def delete_hand(stored: Stored, n: int) -> Stored:

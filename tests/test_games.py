@@ -708,3 +708,11 @@ def test_the_edit_form_of_a_hand_deleted_meanwhile_offers_the_entries_as_a_new_h
 def test_the_live_preview_fragment_has_no_hidden_submit_button(client, game):
     body = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "Check the figures" not in body
+
+
+def test_a_live_preview_on_a_game_that_just_finished_says_so(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)  # Us reach 1,585: the game is over
+    response = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "This game is over: no more hands can be added." in text(response)
