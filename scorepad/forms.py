@@ -19,8 +19,9 @@ from .rules import Problem
 
 SUMMARY = "Check the entries marked in red below."
 
-CARD_GRID = (("jokers", "Jokers", 50), ("deuces", "2s", 20), ("aces", "Aces", 20),
-             ("high", "8 to K", 10), ("low", "4 to 7", 5), ("black_threes", "Black 3s", 5))
+CARD_GRID = tuple((kind, label, rules.CARD_POINTS[kind]) for kind, label in (
+    ("jokers", "Jokers"), ("deuces", "2s"), ("aces", "Aces"), ("high", "8 to K"), ("low", "4 to 7"),
+    ("black_threes", "Black 3s")))  # (kind, label, points): the rows of the counting grid
 
 
 def choices(pairs) -> list[SelectChoice]:
@@ -116,11 +117,9 @@ class SideForm(Form):
     in_hand_low = WholeNumber("4 to 7 in hand")
     in_hand_black_threes = WholeNumber("Black 3s in hand")
 
-    INTEGER_ENTRIES = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "dirty_sevens",
-                       "dirty_aces", "threes_in_hand", "red_threes_in_hand", "failed_go_out_asks",
-                       "failed_pile_takes")
-    SWITCH_ENTRIES = ("sevens_canasta", "aces_canasta", "incomplete_sevens", "incomplete_aces",
-                      "incomplete_wild", "went_out", "concealed", "last_draw_three")
+    INTEGER_ENTRIES = rules.INT_FIELDS
+    # The perfect cut is one switch for the whole hand (HandForm), credited to the cutter's side.
+    SWITCH_ENTRIES = tuple(name for name in rules.BOOL_FIELDS if name != "perfect_cut")
 
     def uses(self, field) -> bool:
         """Whether this side's entry takes this field as things stand (see entry_json)."""
