@@ -33,7 +33,7 @@ def load_json(text: str | bytes) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):  # ValueError covers bad JSON and bad UTF-8
-        raise FormatError("This isn't a Scorepad game: it is not a JSON document.") from None
+        raise FormatError("This isn't a Scorepad game or hand: it is not a JSON document.") from None
 
 
 @dataclass(frozen=True)
@@ -268,6 +268,6 @@ def field_name(path: Sequence) -> str:
     return ".".join(str(part) for part in path)
 
 
-def errors_json(error: RuleError, prefix: Sequence = ()) -> list[dict]:
+def errors_json(error: RuleError) -> list[dict]:
     """The API's `errors` list for a RuleError."""
-    return [{"field": field_name(tuple(prefix) + p.path), "message": p.message} for p in error.problems]
+    return [{"field": field_name(p.path), "message": p.message} for p in error.problems]

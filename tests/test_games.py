@@ -393,7 +393,7 @@ def test_a_file_that_is_not_a_game_is_refused_in_words(client):
     response = client.post("/games/import", data={"document": (io.BytesIO(b"hello"), "notes.txt")},
                            content_type="multipart/form-data")
     assert response.status_code == 422
-    assert "This isn't a Scorepad game: it is not a JSON document." in text(response)
+    assert "This isn't a Scorepad game or hand: it is not a JSON document." in text(response)
 
 
 def test_the_home_page_title_is_plain_text(client):
