@@ -24,7 +24,6 @@ from numbers import Number
 from typing import Mapping, Sequence
 
 MODERN_PRESETS = ("modern", "cla", "wca")
-PRESET_KEYS = ("modern", "cla", "wca", "classic")
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 
 
@@ -111,11 +110,6 @@ class Preset:
     wipeout_default: bool
     special_hands: Mapping[str, int]
     minimum_counts: tuple[tuple[int, int], ...]  # (from cumulative, minimum count), ascending; the first row covers everything below
-
-    @property
-    def special_canastas(self) -> bool:
-        """Whether sevens, pure-aces and wild-card canastas exist in this preset."""
-        return self.modern
 
 
 _MODERN_MINIMUM_COUNTS = ((-(10**9), 125), (3000, 155), (5000, 180))
