@@ -65,10 +65,10 @@
   function draftKey(form) {
     return DRAFT_PREFIX + form.getAttribute("action") + ":" + form.elements.version.value;
   }
-  function forgetDrafts(form) {
+  function forgetDrafts(action) {  // every draft of the form that posts to `action`
     try {
       Object.keys(localStorage).forEach(function (key) {
-        if (key.indexOf(DRAFT_PREFIX + form.getAttribute("action") + ":") === 0) localStorage.removeItem(key);
+        if (key.indexOf(DRAFT_PREFIX + action + ":") === 0) localStorage.removeItem(key);
       });
     } catch (e) { /* storage unavailable: nothing kept, nothing to forget */ }
   }
@@ -117,7 +117,7 @@
   });
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest("a.cancel-hand");
-    if (cancel) forgetDrafts(cancel.closest("form.hand-form"));
+    if (cancel) forgetDrafts(cancel.closest("form.hand-form").getAttribute("action"));
   });
   // A save answered with the next page: its drafts are done with. (When the answer replaces the
   // page, htmx reports it from <body>, the form being gone: hence the action remembered here.)
@@ -128,7 +128,7 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (savingAction === null || event.detail.elt.closest && event.detail.elt.closest("[hx-post]:not(form)")) return;
-    if (event.detail.successful) forgetDrafts({ getAttribute: function () { return savingAction; } });
+    if (event.detail.successful) forgetDrafts(savingAction);
     savingAction = null;
   });
   // A form that came back (refused, or the game changed meanwhile) may carry a new version:
@@ -136,7 +136,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     var form = document.querySelector("form.hand-form");
     if (!form) return;
-    forgetDrafts(form);
+    forgetDrafts(form.getAttribute("action"));
     keepDraft(form);
   });
 
