@@ -120,7 +120,7 @@ def scoresheet_context(stored: store.Stored) -> dict:
     return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
             "special_hand_names": rules.SPECIAL_HAND_NAMES,
             "preset": stored.game.rules.values, "margin": score.margin,
-            "rows": list(zip(stored.game.hands, score.hands)),
+            "rows": list(zip(stored.game.hands, score.hands)), "next_hand_number": len(stored.game.hands) + 1,
             "next_dealer_name": table.player_of_seat(score.next_dealer)}
 
 
@@ -328,7 +328,7 @@ def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int 
         preview_url = url_for("games.preview_new", game_id=stored.id)
     table = stored.game.table
     before = _totals_before(stored, position)
-    return render("games/hand.html", block, status, stored=stored, form=form, position=position,
+    return render("games/hand.html", block, status, stored=stored, form=form, hand_number=position + 1,
                   editing=editing, action=action, preview_url=preview_url, preview=preview,
                   preset=stored.game.rules.values, game_rules=stored.game.rules, table=table,
                   dealer_name=table.player_of_seat(table.dealer(position)),
