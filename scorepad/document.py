@@ -58,7 +58,7 @@ def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
     for kind in rules.CARD_KINDS:
         value = data.get(kind, 0)
         if not rules.is_whole_number(value):
-            problems.append(Problem(path + (kind,), f"{rules.CARD_NAMES[kind].capitalize()}: enter a whole number."))
+            problems.append(Problem(path + (kind,), f"{rules.CARD_LABELS[kind]}: enter a whole number."))
         else:
             values[kind] = value
     return CardCounts(**values)

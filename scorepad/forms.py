@@ -19,9 +19,8 @@ from .rules import Problem
 
 SUMMARY = "Check the entries marked in red below."
 
-CARD_GRID = tuple((kind, label, rules.CARD_POINTS[kind]) for kind, label in (
-    ("jokers", "Jokers"), ("deuces", "2s"), ("aces", "Aces"), ("high", "8 to K"), ("low", "4 to 7"),
-    ("black_threes", "Black 3s")))  # (kind, label, points): the rows of the counting grid
+# (kind, label, points): the rows of the counting grid
+CARD_GRID = tuple((kind, rules.CARD_LABELS[kind], rules.CARD_POINTS[kind]) for kind in rules.CARD_KINDS)
 
 
 def choices(pairs) -> list[SelectChoice]:
@@ -77,45 +76,17 @@ def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
 class SideForm(Form):
     """One side's panel of the hand form."""
 
-    special_hand = SelectField("Special hand", choices=choices([("", "None")]), default="", validate_choice=False)
-    red_threes = WholeNumber("Red 3s")
-    black_threes = WholeNumber("Black 3s")
-    natural_canastas = WholeNumber("Natural canastas")
-    mixed_canastas = WholeNumber("Mixed canastas")
-    sevens_canasta = BooleanField("Sevens canasta")
-    aces_canasta = BooleanField("Pure aces canasta")
-    wild_canasta = SelectField("Wild-card canasta", choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())),
-                               default="")
-    incomplete_sevens = BooleanField("Unfinished sevens")
-    incomplete_aces = BooleanField("Unfinished aces")
-    incomplete_wild = BooleanField("Unfinished wild cards")
-    went_out = BooleanField("Went out")
-    concealed = BooleanField("Concealed (all in one turn)")
-    has_melded = SelectField("Melded this hand", choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]),
-                             default="")
-    dirty_sevens = WholeNumber("Players dirty with 7s")
-    dirty_aces = WholeNumber("Players dirty with aces")
-    threes_in_hand = WholeNumber("3s left in hand")
-    last_draw_three = BooleanField("One was the last card of the stock")
-    red_threes_in_hand = WholeNumber("Red 3s left in hand")
-    failed_go_out_asks = WholeNumber("Asked to go out, then didn't")
-    failed_pile_takes = WholeNumber("Took the pile, couldn't use the top card")
+    # The entries' numbers and switches are added below from the rules' own fields and labels.
+    special_hand = SelectField(rules.FIELD_LABELS["special_hand"], choices=choices([("", "None")]), default="",
+                               validate_choice=False)
+    wild_canasta = SelectField(rules.FIELD_LABELS["wild_canasta"],
+                               choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())), default="")
+    has_melded = SelectField(rules.FIELD_LABELS["has_melded"],
+                             choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]), default="")
     count_mode = RadioField("Count as", choices=choices([("number", "One number"), ("grid", "Counting grid")]),
                             default="number")
     count_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", "\u2212")]), default="+")
-    count = WholeNumber("Count", minimum=None, example="120")
-    melded_jokers = WholeNumber("Jokers melded")
-    melded_deuces = WholeNumber("2s melded")
-    melded_aces = WholeNumber("Aces melded")
-    melded_high = WholeNumber("8 to K melded")
-    melded_low = WholeNumber("4 to 7 melded")
-    melded_black_threes = WholeNumber("Black 3s melded")
-    in_hand_jokers = WholeNumber("Jokers in hand")
-    in_hand_deuces = WholeNumber("2s in hand")
-    in_hand_aces = WholeNumber("Aces in hand")
-    in_hand_high = WholeNumber("8 to K in hand")
-    in_hand_low = WholeNumber("4 to 7 in hand")
-    in_hand_black_threes = WholeNumber("Black 3s in hand")
+    count = WholeNumber(rules.FIELD_LABELS["count"], minimum=None, example="120")
 
     INTEGER_ENTRIES = rules.INT_FIELDS
     # The perfect cut is one switch for the whole hand (HandForm), credited to the cutter's side.
@@ -176,6 +147,16 @@ class SideForm(Form):
             self.count.data = abs(entry["count"])
 
 
+for _name in rules.INT_FIELDS:
+    setattr(SideForm, _name, WholeNumber(rules.FIELD_LABELS[_name]))
+for _name in SideForm.SWITCH_ENTRIES:
+    setattr(SideForm, _name, BooleanField(rules.FIELD_LABELS[_name]))
+for _kind in rules.CARD_KINDS:  # the counting grid: a cell per kind of card, melded and in hand
+    setattr(SideForm, f"melded_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} melded"))
+    setattr(SideForm, f"in_hand_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} in hand"))
+del _name, _kind
+
+
 class HandSwitchesForm(Form):
     """The switches that belong to the whole hand rather than to a side."""
 
@@ -189,7 +170,7 @@ class HandForm:
                  entries: list[dict] | None = None):
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
         self.cutter_side = table.cutter_side(hand_index)
-        hand_choices = choices([("", "None")] + [(key, f"{rules.SPECIAL_HAND_NAMES[key]} ({points:,})")
+        hand_choices = choices([("", "None")] + [(key, f"{rules.special_hand_name(key)} ({points:,})")
                                                  for key, points in game_rules.special_hands])
         wild_choices = choices([("", "None")] + [
             (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({points:,})")
@@ -362,7 +343,7 @@ class NewGameForm(Form):
                                       for j in range(self.players_per_side())]})
         game_rules: dict[str, Any] = {"preset": self.preset.data, "target": self.target.data,
                                       "wipeout": self.wipeout.data, "perfect_cut": self.perfect_cut.data}
-        if self.preset.data in rules.MODERN_PRESETS:
+        if rules.PRESETS[self.preset.data].modern:
             game_rules["special_hands"] = {key: points.data for key, switch, points in self.special_hand_fields()
                                            if switch.data}
         return {"format": document.FORMAT, "version": document.VERSION, "rules": game_rules,

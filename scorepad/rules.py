@@ -1,4 +1,4 @@
-"""The scoring rules of Modern American and classic Canasta, as in shared/RULES.md.
+"""The scoring rules of Modern American and classic Canasta, as docs/rules.md describes them.
 
 Pure Python: no Flask, SQLAlchemy or WTForms. Frozen dataclasses in, frozen
 dataclasses out, and `RuleError` (a list of `Problem`) for a hand the rules refuse.
@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from numbers import Number
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
-MODERN_PRESETS = ("modern", "cla", "wca")
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 
 
@@ -36,6 +35,9 @@ class Problem:
 
     path: tuple
     message: str
+    # A problem with the whole hand (path ()) also names the field of each side involved, so a page
+    # can mark every one of them; the API reports it on the hand.
+    involves: tuple[tuple, ...] = ()
 
 
 class RuleError(Exception):
@@ -47,7 +49,7 @@ class RuleError(Exception):
 
     def prefixed(self, *prefix) -> "RuleError":
         """The same problems with their paths placed under `prefix`."""
-        return RuleError([Problem(tuple(prefix) + p.path, p.message) for p in self.problems])
+        return RuleError([replace(p, path=tuple(prefix) + p.path) for p in self.problems])
 
 
 # --- Presets: one table of values per preset ----------------------------------
@@ -67,6 +69,11 @@ SPECIAL_HAND_NAMES = {
     "dream_545": "Dream 5-4-5 (natural)",
     "deuce_pairs": "Deuce pairs",
 }
+
+def special_hand_name(key: str) -> str:
+    """A special hand's name, also for a hand since taken out of the catalogue (an old game may hold one)."""
+    return SPECIAL_HAND_NAMES.get(key) or str(key).replace("_", " ").capitalize()
+
 
 WILD_CANASTA_NAMES = {
     "deuces": "seven 2s",
@@ -220,8 +227,9 @@ PRESETS: Mapping[str, Preset] = {
 # --- The pack -------------------------------------------------------------------
 
 CARD_POINTS = {"jokers": 50, "deuces": 20, "aces": 20, "high": 10, "low": 5, "black_threes": 5}
-CARD_NAMES = {"jokers": "jokers", "deuces": "2s", "aces": "aces", "high": "8s to kings",
-              "low": "4s to 7s", "black_threes": "black 3s"}
+# The rows of the counting grid, as the sheet labels them.
+CARD_LABELS = {"jokers": "Jokers", "deuces": "2s", "aces": "Aces", "high": "8 to K", "low": "4 to 7",
+               "black_threes": "Black 3s"}
 
 
 @dataclass(frozen=True)
@@ -352,8 +360,8 @@ FIELD_LABELS = {
     "incomplete_sevens": "Unfinished sevens", "incomplete_aces": "Unfinished aces",
     "incomplete_wild": "Unfinished wild cards",
     "dirty_sevens": "Players dirty with 7s", "dirty_aces": "Players dirty with aces",
-    "threes_in_hand": "3s left in hand", "last_draw_three": "Last card of the stock was a 3",
-    "went_out": "Went out", "concealed": "Went out concealed", "perfect_cut": "Perfect cut",
+    "threes_in_hand": "3s left in hand", "last_draw_three": "One was the last card of the stock",
+    "went_out": "Went out", "concealed": "Concealed (all in one turn)", "perfect_cut": "Perfect cut",
     "special_hand": "Special hand", "has_melded": "Melded this hand",
     "red_threes_in_hand": "Red 3s left in hand", "failed_go_out_asks": "Asked to go out, then didn't",
     "failed_pile_takes": "Took the pile, couldn't use the top card",
@@ -591,170 +599,284 @@ def minimum_count(rules: Rules, cumulative: int) -> int:
     return requirement
 
 
-# --- Checks (RULES.md section 5) -------------------------------------------------
+# --- Checks (docs/rules.md section 5) ---------------------------------------------
+#
+# Each check enforces one rule of docs/rules.md section 5 and says which. A side check yields
+# (field, message) for one side's entry; a hand check yields (message, fields involved) for what
+# only shows across the sides, the fields being (side, field) pairs so a page can mark each of them.
+
+
+@dataclass(frozen=True)
+class _Side:
+    """What a side check looks at: the game, the table, which side and its entry for this hand."""
+
+    rules: Rules
+    table: Table
+    index: int
+    entry: SideEntry
+    hand_index: int
+
+    @property
+    def values(self) -> Preset:
+        return self.rules.values
+
+    @property
+    def pack(self) -> Pack:
+        return self.table.pack
+
+
+SideFinding = tuple  # (field name or path under the side, message)
+HandFinding = tuple  # (message, ((side, field name), ...))
+
+
+def _only_what_the_game_has(s: _Side) -> Iterator[SideFinding]:
+    """§5.10: an entry the game's rules do not have (black 3s, special canastas or hands in classic)."""
+    absent = MODERN_ONLY_FIELDS if not s.values.modern else CLASSIC_ONLY_FIELDS
+    for name in absent:
+        if getattr(s.entry, name) != SideEntry.__dataclass_fields__[name].default:
+            yield name, f"{FIELD_LABELS[name]}: not part of {s.values.name} canasta."
+
+
+def _numbers_in_range(s: _Side) -> Iterator[SideFinding]:
+    """§5.1: 3s of a colour 0 to what the pack holds, nothing negative, no more dirty players than players."""
+    max_threes = s.pack.threes_of_a_colour
+    for name in ("red_threes", "black_threes"):
+        if not 0 <= getattr(s.entry, name) <= max_threes:
+            yield name, f"{FIELD_LABELS[name]}: a side can have 0 to {max_threes}."
+    for name in INT_FIELDS:
+        if name not in ("red_threes", "black_threes") and getattr(s.entry, name) < 0:
+            yield name, f"{FIELD_LABELS[name]}: can't be negative."
+    players = len(s.table.sides[s.index].players)
+    for name in ("dirty_sevens", "dirty_aces"):
+        if getattr(s.entry, name) > players:
+            yield name, f"{FIELD_LABELS[name]}: the side has only {players} player{'s' if players > 1 else ''}."
+    for name in ("failed_go_out_asks", "failed_pile_takes"):
+        if getattr(s.entry, name) > 50:
+            yield name, f"{FIELD_LABELS[name]}: more than 50 in one hand? Check the number."
+    if s.entry.red_threes_in_hand > s.pack.threes_of_a_colour:
+        yield "red_threes_in_hand", f"Red 3s left in hand: there are only {s.pack.threes_of_a_colour} in the pack."
+
+
+def _known_wild_canasta(s: _Side) -> Iterator[SideFinding]:
+    """§5.10: a wild-card canasta is one of the three kinds the rules know."""
+    if s.entry.wild_canasta is not None and s.entry.wild_canasta not in WILD_CANASTA_KINDS:
+        yield "wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix."
+
+
+def _last_card_is_a_three_in_hand(s: _Side) -> Iterator[SideFinding]:
+    """§5.1: the last card of the stock, when a 3, is one of the 3s left in hand."""
+    if s.entry.last_draw_three and s.entry.threes_in_hand < 1:
+        yield "last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too."
+
+
+def _special_meld_closed_or_unfinished(s: _Side) -> Iterator[SideFinding]:
+    """§5.5: a side can't claim a special canasta and the same unfinished special meld."""
+    for kind, closed, unfinished in (("sevens", "sevens_canasta", "incomplete_sevens"),
+                                     ("pure aces", "aces_canasta", "incomplete_aces"),
+                                     ("wild cards", "wild_canasta", "incomplete_wild")):
+        if getattr(s.entry, closed) not in (False, None) and getattr(s.entry, unfinished):
+            yield unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld."
+
+
+def _special_hand_allowed(s: _Side) -> Iterator[SideFinding]:
+    """§5.10: a special hand the game's rules allow."""
+    key = s.entry.special_hand
+    if key is not None and s.values.modern and s.rules.special_hand_value(key) is None:
+        yield "special_hand", f"{special_hand_name(key)} is not a special hand allowed in this game."
+
+
+def _special_hand_scores_alone(s: _Side) -> Iterator[SideFinding]:
+    """§3 Special hands: a side that lays down a special hand scores only the hand."""
+    if s.entry.special_hand is None or not s.values.modern:
+        return
+    for name in s.entry.entered_fields():
+        if name == "special_hand" or (name == "count" and s.entry.count == 0):
+            continue
+        yield name, f"{FIELD_LABELS[name]}: a side that lays down a special hand scores only the hand."
+
+
+def _going_out_needs_canastas(s: _Side) -> Iterator[SideFinding]:
+    """§5.4: going out needs the canastas the game asks for, and (modern) no unfinished special meld."""
+    entry, need = s.entry, s.values.canastas_to_go_out
+    if entry.went_out and entry.canastas < need:
+        yield "went_out", f"Going out needs {'two closed canastas' if need == 2 else 'a closed canasta'}."
+    if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
+        yield "went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table."
+
+
+def _melded_is_consistent(s: _Side) -> Iterator[SideFinding]:
+    """§4 Red 3s (classic): a side with a canasta, or that went out, has melded."""
+    if s.entry.has_melded is False and (s.entry.canastas or s.entry.went_out):
+        yield "has_melded", "A side with a canasta, or that went out, has melded."
+
+
+def _concealed_needs_going_out(s: _Side) -> Iterator[SideFinding]:
+    """§5.10: concealed only for a side that went out."""
+    if s.entry.concealed and not s.entry.went_out:
+        yield "concealed", "Concealed is only for a side that went out."
+
+
+def _perfect_cut_is_the_cutters(s: _Side) -> Iterator[SideFinding]:
+    """§5.9: the perfect cut only where the game plays it, and only on the cutter's side."""
+    if not s.entry.perfect_cut:
+        return
+    if not s.rules.perfect_cut:
+        yield "perfect_cut", "This game doesn't play the perfect-cut bonus."
+    elif s.table.cutter_side(s.hand_index) != s.index:
+        cutter = s.table.sides[s.table.cutter_side(s.hand_index)].name
+        yield "perfect_cut", f"Only the cutter's side ({cutter}) can have the perfect cut this hand."
+
+
+def _counting_grid_fits_the_pack(s: _Side) -> Iterator[SideFinding]:
+    """§5.8: a counting grid of whole cards the pack holds; the Count given once, as a number or a grid."""
+    if s.entry.cards is None:
+        return
+    if s.entry.count is not None:
+        yield "count", "Give the Count as one number or as the counting grid, not both."
+    for where in ("melded", "in_hand"):
+        counts = getattr(s.entry.cards, where)
+        for kind in CARD_KINDS:
+            number, label = getattr(counts, kind), CARD_LABELS[kind]
+            if kind == "black_threes" and s.values.modern and number:
+                yield ("cards", where, kind), "Black 3s are never melded or counted in modern canasta."
+            elif number < 0:
+                yield ("cards", where, kind), f"{label}: can't be negative."
+            elif number > s.pack.grid_limit(kind):
+                yield ("cards", where, kind), f"{label}: the pack has only {s.pack.grid_limit(kind)}."
+
+
+def _count_is_possible(s: _Side) -> Iterator[SideFinding]:
+    """§5.7: a Count in fives, no larger than the pack, and (modern) not above 0 without a canasta."""
+    count = side_count(s.rules, s.entry)
+    pack_points = s.pack.points(black_threes_count=not s.values.modern)
+    if count % 5:
+        yield "count", "The Count must be a multiple of 5."
+    elif abs(count) > pack_points:
+        yield "count", f"The Count can't be more than the whole pack's {pack_points:,} points."
+    elif s.values.modern and s.entry.canastas == 0 and count > 0:
+        yield "count", "A side with no canasta counts every card against it: its Count can't be above 0."
+
+
+SIDE_CHECKS = (_only_what_the_game_has, _numbers_in_range, _known_wild_canasta, _last_card_is_a_three_in_hand,
+               _special_meld_closed_or_unfinished, _special_hand_allowed, _special_hand_scores_alone)
+# Checked only for a side that did not lay down a special hand (which scores the hand alone).
+PLAYED_SIDE_CHECKS = (_going_out_needs_canastas, _melded_is_consistent, _concealed_needs_going_out,
+                      _perfect_cut_is_the_cutters, _counting_grid_fits_the_pack, _count_is_possible)
 
 
 def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_index: int) -> list[Problem]:
     """Problems that one side's entry has on its own."""
-    values, pack = rules.values, table.pack
-    problems: list[Problem] = []
-
-    def add(field, message):
-        problems.append(Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message))
-
-    absent = MODERN_ONLY_FIELDS if not values.modern else CLASSIC_ONLY_FIELDS
-    for name in absent:
-        if getattr(entry, name) != SideEntry.__dataclass_fields__[name].default:
-            add(name, f"{FIELD_LABELS[name]}: not part of {values.name} canasta.")
-
-    max_threes = pack.threes_of_a_colour
-    for name in ("red_threes", "black_threes"):
-        value = getattr(entry, name)
-        if not 0 <= value <= max_threes:
-            add(name, f"{FIELD_LABELS[name]}: a side can have 0 to {max_threes}.")
-    players = len(table.sides[i].players)
-    for name in INT_FIELDS:
-        if name in ("red_threes", "black_threes"):
-            continue
-        if getattr(entry, name) < 0:
-            add(name, f"{FIELD_LABELS[name]}: can't be negative.")
-    for name in ("dirty_sevens", "dirty_aces"):
-        if getattr(entry, name) > players:
-            add(name, f"{FIELD_LABELS[name]}: the side has only {players} player{'s' if players > 1 else ''}.")
-    if entry.wild_canasta is not None and entry.wild_canasta not in WILD_CANASTA_KINDS:
-        add("wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix.")
-    if entry.last_draw_three and entry.threes_in_hand < 1:
-        add("last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too.")
-    for name in ("failed_go_out_asks", "failed_pile_takes"):
-        if getattr(entry, name) > 50:
-            add(name, f"{FIELD_LABELS[name]}: more than 50 in one hand? Check the number.")
-    if entry.red_threes_in_hand > pack.threes_of_a_colour:
-        add("red_threes_in_hand", f"Red 3s left in hand: there are only {pack.threes_of_a_colour} in the pack.")
-
-    for kind, closed, unfinished in (("sevens", "sevens_canasta", "incomplete_sevens"),
-                                     ("pure aces", "aces_canasta", "incomplete_aces"),
-                                     ("wild cards", "wild_canasta", "incomplete_wild")):
-        if getattr(entry, closed) not in (False, None) and getattr(entry, unfinished):
-            add(unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld.")
-
-    if entry.special_hand is not None and values.modern:
-        if rules.special_hand_value(entry.special_hand) is None:
-            name = SPECIAL_HAND_NAMES.get(entry.special_hand, repr(entry.special_hand))
-            add("special_hand", f"{name} is not a special hand allowed in this game.")
-        others = [n for n in entry.entered_fields() if n != "special_hand"]
-        if entry.count == 0:
-            others = [n for n in others if n != "count"]
-        for name in others:
-            add(name, f"{FIELD_LABELS[name]}: a side that lays down a special hand scores only the hand.")
-        return problems
-
-    if entry.went_out and entry.canastas < values.canastas_to_go_out:
-        need = "two closed canastas" if values.canastas_to_go_out == 2 else "a closed canasta"
-        add("went_out", f"Going out needs {need}.")
-    if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
-        add("went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table.")
-    if entry.has_melded is False and (entry.canastas or entry.went_out):
-        add("has_melded", "A side with a canasta, or that went out, has melded.")
-    if entry.concealed and not entry.went_out:
-        add("concealed", "Concealed is only for a side that went out.")
-    if entry.perfect_cut:
-        if not rules.perfect_cut:
-            add("perfect_cut", "This game doesn't play the perfect-cut bonus.")
-        elif table.cutter_side(hand_index) != i:
-            cutter = table.sides[table.cutter_side(hand_index)].name
-            add("perfect_cut", f"Only the cutter's side ({cutter}) can have the perfect cut this hand.")
-
-    if entry.cards is not None:
-        if entry.count is not None:
-            add("count", "Give the Count as one number or as the counting grid, not both.")
-        for where in ("melded", "in_hand"):
-            counts = getattr(entry.cards, where)
-            for kind in CARD_KINDS:
-                number = getattr(counts, kind)
-                if kind == "black_threes" and values.modern and number:
-                    add(("cards", where, kind), "Black 3s are never melded or counted in modern canasta.")
-                elif number < 0:
-                    add(("cards", where, kind), f"{CARD_NAMES[kind].capitalize()}: can't be negative.")
-                elif number > pack.grid_limit(kind):
-                    add(("cards", where, kind), f"{CARD_NAMES[kind].capitalize()}: the pack has only {pack.grid_limit(kind)}.")
-    count = side_count(rules, entry)
-    pack_points = pack.points(black_threes_count=not values.modern)
-    if count % 5:
-        add("count", "The Count must be a multiple of 5.")
-    elif abs(count) > pack_points:
-        add("count", f"The Count can't be more than the whole pack's {pack_points:,} points.")
-    elif values.modern and entry.canastas == 0 and count > 0:
-        add("count", "A side with no canasta counts every card against it: its Count can't be above 0.")
-    return problems
+    side = _Side(rules, table, i, entry, hand_index)
+    checks = SIDE_CHECKS if entry.special_hand is not None and rules.values.modern else SIDE_CHECKS + PLAYED_SIDE_CHECKS
+    return [Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message)
+            for check in checks for field, message in check(side)]
 
 
-def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> list[Problem]:
-    """Problems that only show across the sides of a hand."""
-    values, pack = rules.values, table.pack
-    entries = hand.sides
-    problems: list[Problem] = []
+def _sides_with(entries: Sequence[SideEntry], *names: str) -> tuple[tuple[int, str], ...]:
+    """(side, field) for each side whose entry holds any of these fields."""
+    return tuple((i, name) for i, entry in enumerate(entries) for name in names
+                 if getattr(entry, name) not in (0, False, None))
 
-    def add(message):
-        problems.append(Problem((), message))
 
-    def total(attribute) -> int:
-        return sum(int(getattr(e, attribute)) for e in entries)
-
-    for held, colour in ((total("red_threes") + total("red_threes_in_hand"), "red"), (total("black_threes"), "black")):
+def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.2: no more red (or black) 3s across the sides than the pack holds."""
+    pack, entries = table.pack, hand.sides
+    red = sum(e.red_threes + e.red_threes_in_hand for e in entries)
+    black = sum(e.black_threes for e in entries)
+    for held, colour, names in ((red, "red", ("red_threes", "red_threes_in_hand")), (black, "black", ("black_threes",))):
         if held > pack.threes_of_a_colour:
-            add(f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.")
-    threes = total("red_threes") + total("black_threes") + total("threes_in_hand") + total("red_threes_in_hand")
+            yield (f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.",
+                   _sides_with(entries, *names))
+    names = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
+    threes = sum(getattr(e, name) for e in entries for name in names)
     if threes > 2 * pack.threes_of_a_colour:
-        add(f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.")
-    if total("went_out") > 1:
-        add("Only one side can go out.")
-    specials = [e for e in entries if e.special_hand is not None]
-    if len(specials) > 1:
-        add("Only one special hand can end a hand.")
-    if specials and total("went_out"):
-        add("Nobody goes out in a hand that ends with a special hand.")
-    if total("last_draw_three") > 1:
-        add("Only one side can hold the last card of the stock.")
-    if total("perfect_cut") > 1:
-        add("Only one side can have the perfect cut.")
-    for name, kind in (("sevens_canasta", "sevens"), ("aces_canasta", "pure aces")):
-        if total(name) > 1:
-            add(f"Only one side can close a {kind} canasta.")
-    if sum(e.wild_canasta is not None for e in entries) > 1:
-        add("Only one side can close a wild-card canasta.")
+        yield (f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.",
+               _sides_with(entries, *names))
 
+
+def _one_way_to_end_the_hand(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.3: one side goes out, one special hand at most, and never both in one hand."""
+    entries = hand.sides
+    went_out = _sides_with(entries, "went_out")
+    specials = _sides_with(entries, "special_hand")
+    if len(went_out) > 1:
+        yield "Only one side can go out.", went_out
+    if len(specials) > 1:
+        yield "Only one special hand can end a hand.", specials
+    if specials and went_out:
+        yield "Nobody goes out in a hand that ends with a special hand.", specials + went_out
+
+
+def _one_of_a_kind(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.5 and §5.9: one last card of the stock, one perfect cut, each special canasta on one side."""
+    for name, message in (("last_draw_three", "Only one side can hold the last card of the stock."),
+                          ("perfect_cut", "Only one side can have the perfect cut."),
+                          ("sevens_canasta", "Only one side can close a sevens canasta."),
+                          ("aces_canasta", "Only one side can close a pure aces canasta."),
+                          ("wild_canasta", "Only one side can close a wild-card canasta.")):
+        sides = _sides_with(hand.sides, name)
+        if len(sides) > 1:
+            yield message, sides
+
+
+def _canastas_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.6: no more natural and mixed canastas than the pack can make."""
     # A canasta needs five natural cards of its rank: one per rank from two decks, two from three.
     # Modern: ranks 4-K and mixed aces (sevens only as a special canasta; pure aces use up the aces).
-    ranks = 11 if not values.modern else 10 - int(total("aces_canasta") > 0)
-    ordinary_limit = ranks * (pack.of_rank() // 5)
-    ordinary = total("natural_canastas") + total("mixed_canastas")
-    if ordinary > ordinary_limit:
-        add(f"{ordinary} natural and mixed canastas: the pack can make at most {ordinary_limit}.")
+    entries, pack = hand.sides, table.pack
+    any_aces_canasta = any(e.aces_canasta for e in entries)
+    ranks = 11 if not rules.values.modern else 10 - int(any_aces_canasta)
+    limit = ranks * (pack.of_rank() // 5)
+    ordinary = sum(e.natural_canastas + e.mixed_canastas for e in entries)
+    if ordinary > limit:
+        yield (f"{ordinary} natural and mixed canastas: the pack can make at most {limit}.",
+               _sides_with(entries, "natural_canastas", "mixed_canastas"))
 
+
+def _cards_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.8: no more 7s, aces or wild cards than the pack holds, counting what the entries imply."""
+    entries, pack = hand.sides, table.pack
     per_rank = pack.of_rank()
     sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
     if sevens > per_rank:
-        add(f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
-            f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.")
+        yield (f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
+               f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.",
+               _sides_with(entries, "sevens_canasta", "incomplete_sevens", "dirty_sevens"))
     aces = sum(7 * e.aces_canasta + 3 * e.incomplete_aces + 3 * e.dirty_aces for e in entries)
     if aces > per_rank:
-        add(f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
-            f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.")
+        yield (f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
+               f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.",
+               _sides_with(entries, "aces_canasta", "incomplete_aces", "dirty_aces"))
     wild = sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild + e.mixed_canastas for e in entries)
     if wild > pack.wild_cards:
-        add(f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
-            f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.")
+        yield (f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
+               f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.",
+               _sides_with(entries, "wild_canasta", "incomplete_wild", "mixed_canastas"))
 
-    grids = [e.cards for e in entries if e.cards is not None]
+
+def _grids_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
+    """§5.8: the counting grids of all sides hold no more of a card than the pack."""
+    grids = [(i, e.cards) for i, e in enumerate(hand.sides) if e.cards is not None]
     for kind in CARD_KINDS:
-        held = sum(getattr(g.melded, kind) + getattr(g.in_hand, kind) for g in grids)
-        if held > pack.grid_limit(kind):
-            add(f"The counting grids hold {held} {CARD_NAMES[kind]}; the pack has only {pack.grid_limit(kind)}.")
-    return problems
+        held = sum(getattr(g.melded, kind) + getattr(g.in_hand, kind) for _, g in grids)
+        if held > table.pack.grid_limit(kind):
+            sides = tuple((i, "count") for i, g in grids if getattr(g.melded, kind) + getattr(g.in_hand, kind))
+            yield (f"The counting grids hold {held} {CARD_LABELS[kind].lower()}; "
+                   f"the pack has only {table.pack.grid_limit(kind)}.", sides)
+
+
+HAND_CHECKS = (_threes_fit_the_pack, _one_way_to_end_the_hand, _one_of_a_kind, _canastas_fit_the_pack,
+               _cards_fit_the_pack, _grids_fit_the_pack)
+
+
+def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> list[Problem]:
+    """Problems that only show across the sides of a hand: named on the hand, with each side's field involved."""
+    return [Problem((), message, involves=tuple(("sides", side, name) for side, name in fields_involved))
+            for check in HAND_CHECKS for message, fields_involved in check(rules, table, hand, hand_index)]
 
 
 def check_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0) -> None:
-    """Refuse a hand that breaks RULES.md section 5; RuleError lists every problem found."""
+    """Refuse a hand that breaks docs/rules.md section 5; RuleError lists every problem found."""
     if len(hand.sides) != len(table.sides):
         raise RuleError([Problem(("sides",), f"A hand has one entry for each of the {len(table.sides)} sides.")])
     problems = []
