@@ -77,11 +77,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
-    from . import api, games, pwa, share
+    from . import api, errors, games, pwa, share, web
     from .extensions import htmx, migrate
     from .models import db
 
     db.init_app(app)
+    errors.init_app(app)
+    web.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
     app.register_blueprint(games.bp)

@@ -1,11 +1,11 @@
-"""The JSON API of shared/GAME_FORMAT.md: create and read games, add, replace and delete hands."""
+"""The JSON API of docs/api.md: create and read games, add, replace and delete hands."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from . import document, store
+from .errors import error_json
 from .rules import RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -13,44 +13,37 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 
 
-def _error(status: int, message: str, field: str = ""):
-    return jsonify({"errors": [{"field": field, "message": message}]}), status
-
-
-@bp.errorhandler(HTTPException)
-def http_error(error: HTTPException):
-    """Every API error answers in JSON, in the same errors shape as a refused hand."""
-    return _error(error.code or 500, error.description or error.name)
-
-
 @bp.errorhandler(RuleError)
 def rule_error(error: RuleError):
     """A document or hand the rules refuse: 422 with every problem and its field."""
+    current_app.logger.info("Refused %s %s: %s", request.method, request.path,
+                            "; ".join(f"{document.field_name(p.path)}: {p.message}" for p in error.problems))
     return jsonify({"errors": document.errors_json(error)}), 422
 
 
 @bp.errorhandler(document.FormatError)
 def format_error(error: document.FormatError):
     """Not a game document this version reads: 400."""
-    return _error(400, str(error))
+    return error_json(400, str(error))
 
 
 @bp.errorhandler(store.GameNotFound)
 def not_found(error):
     """An unknown game: 404."""
-    return _error(404, "There is no game with that id.")
+    return error_json(404, "There is no game with that id.")
 
 
 @bp.errorhandler(store.GameFinished)
 def finished(error):
     """A hand sent to a finished game: 409."""
-    return _error(409, "This game is over: no more hands can be added.")
+    return error_json(409, "This game is over: no more hands can be added.")
 
 
 @bp.errorhandler(store.EditConflict)
 def conflict(error):
     """Someone else changed the game at the same moment: 409, try again."""
-    return _error(409, "The game was changed by someone else at the same moment. Reload it and try again.")
+    current_app.logger.info("Edit conflict on %s %s", request.method, request.path)
+    return error_json(409, "The game was changed by someone else at the same moment. Reload it and try again.")
 
 
 def _json_body():
@@ -105,6 +98,7 @@ def add_hand(game_id: str):
     if key:
         previous = store.remembered_answer(stored, key)
         if previous is not None:
+            current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
             return jsonify(previous.body), previous.status
     data = _json_body()
     if key:

@@ -1,42 +1,25 @@
-"""The pages: home, new game, the scoresheet, hand entry and editing, the scoreboard and export."""
+"""The scorekeeper's pages: home, new game, the scoresheet, hand entry, editing and deleting."""
 
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, session, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, session, url_for
 from htmx_flask import request
-from jinja2_fragments.flask import render_block
 
 from . import document, rules, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
+from .security import refuse_cross_site_posts
+from .web import load_or_404, render, scoresheet_context
 
 bp = Blueprint("games", __name__)
+bp.before_request(refuse_cross_site_posts)
 
 KEPT_GAMES = 40  # edit rights kept in the session cookie, which must stay under a browser's 4 KB
 
 
-# --- Helpers ---------------------------------------------------------------------
-
-
-def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
-    """The whole page, or for an htmx request only its `block`: the one place that decides."""
-    # A boosted request (a form sent through htmx) or a history restore wants the whole page.
-    fragment = bool(block and request.htmx and not request.htmx.boosted
-                    and not request.htmx.history_restore_request)
-    if fragment:
-        body = render_block(template, block, fragment=True, **context)
-    else:
-        body = render_template(template, fragment=False, **context)
-    response = make_response(body, status)
-    response.vary.update(("HX-Request", "HX-Target", "HX-Boosted", "HX-History-Restore-Request"))
-    if request.htmx.boosted and request.method == "POST":
-        # A form answered with a page (refused, or changed meanwhile): the address stays the form's,
-        # whose URL can be reloaded; a POST-only URL in the address bar would answer 405.
-        response.headers["HX-Push-Url"] = "false"
-    return response
+# --- Edit rights kept on this phone ---------------------------------------------------
 
 
 def _kept_tokens() -> dict:
@@ -50,14 +33,6 @@ def _keep(game_id: str, token: str) -> None:
     kept = {key: value for key, value in _kept_tokens().items() if key != game_id}
     kept[game_id] = token
     session["games"] = dict(list(kept.items())[-KEPT_GAMES:])
-
-
-def load_or_404(game_id: str) -> store.Stored:
-    """A stored game, or the 404 page in words."""
-    try:
-        return store.load_game(game_id)
-    except store.GameNotFound:
-        abort(404, "There is no game at this address. Check the link, or start a new game.")
 
 
 def _can_edit(stored: store.Stored) -> bool:
@@ -78,50 +53,6 @@ def _hand_position(stored: store.Stored, number: int) -> int:
     if not 1 <= number <= len(stored.game.hands):
         abort(404, f"This game has no hand {number}.")
     return number - 1
-
-
-@bp.app_template_filter("points")
-def points_filter(value: int | None) -> str:
-    """Points as a card player writes them: 1,685 and \u22122,060."""
-    if value is None:
-        return ""
-    return f"\u2212{abs(value):,}" if value < 0 else f"{value:,}"
-
-
-@bp.before_request
-def refuse_cross_site_posts():
-    """A change to a game must come from Scorepad's own pages (the session cookie is also SameSite=Lax)."""
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        return None
-    site = request.headers.get("Sec-Fetch-Site")
-    origin = request.headers.get("Origin")
-    # Hosts are compared, not schemes: behind a TLS proxy the app may see http while the page was https.
-    if site not in (None, "same-origin", "none") or (origin and urlsplit(origin).netloc != request.host):
-        abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
-    return None
-
-
-@bp.app_errorhandler(403)
-@bp.app_errorhandler(404)
-@bp.app_errorhandler(405)
-@bp.app_errorhandler(413)
-def page_error(error):
-    """Errors on pages answer with a page in words, not a bare status."""
-    if request.path.startswith("/api/"):
-        return {"errors": [{"field": "", "message": error.description}]}, error.code
-    return render_template("error.html", error=error), error.code
-
-
-def scoresheet_context(stored: store.Stored) -> dict:
-    """What the scoresheet shows: every figure comes from the rules."""
-    score = stored.score
-    table = stored.game.table
-    tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
-    return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
-            "special_hand_names": rules.SPECIAL_HAND_NAMES,
-            "preset": stored.game.rules.values, "margin": score.margin,
-            "rows": list(zip(stored.game.hands, score.hands)), "next_hand_number": len(stored.game.hands) + 1,
-            "next_dealer_name": table.player_of_seat(score.next_dealer)}
 
 
 # --- Home and new game ----------------------------------------------------------------
@@ -359,6 +290,8 @@ def _save(stored: store.Stored, position: int) -> Response:
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
     if checked is None:
+        current_app.logger.info("Refused hand %d of game %s: %s", position + 1, stored.id,
+                                "; ".join(form.page_errors()))
         return _hand_page(stored, form, position, 422)
     try:
         store.save_checked_hand(stored, position, checked[0])
@@ -381,6 +314,8 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
 
     Nothing is overwritten: the form comes back with the entries as typed, for the game as it is now.
     """
+    current_app.logger.info("Edit conflict on hand %d of game %s: the form was for version %s",
+                            position + 1, game_id, sent_version)
     stored = store.load_game(game_id)
     hands = stored.game.hands
     # The same hand sent twice (a double tap, or a retry on bad Wi-Fi) is saved once.
@@ -484,6 +419,7 @@ def delete_hand(game_id: str, number: int):
         flash(" ".join(p.message for p in error.problems), "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
     except store.EditConflict:
+        current_app.logger.info("Edit conflict deleting hand %d of game %s", number, game_id)
         flash("The game was changed on another phone at the same moment: nothing was deleted. "
               "Check the scoresheet and try again.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)

@@ -8,7 +8,7 @@ import json
 
 from flask import Blueprint, Response
 
-from .games import load_or_404, render, scoresheet_context
+from .web import load_or_404, render, scoresheet_context
 
 bp = Blueprint("share", __name__)
 
@@ -17,7 +17,7 @@ bp = Blueprint("share", __name__)
 def scoreboard(game_id: str):
     """The read-only scoreboard for the other players; it refreshes itself while the game is on."""
     stored = load_or_404(game_id)
-    return render("games/scoreboard.html", "scoresheet", editable=False, **scoresheet_context(stored))
+    return render("share/scoreboard.html", "scoresheet", editable=False, **scoresheet_context(stored))
 
 
 @bp.get("/games/<game_id>/export.json")

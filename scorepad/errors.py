@@ -1,0 +1,36 @@
+"""Errors for the whole app: a page in words for a person, the API's JSON errors for /api, never a bare status."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+
+def wants_json() -> bool:
+    """Whether the request is the API's, which always answers in JSON."""
+    return request.path.startswith("/api/")
+
+
+def error_json(status: int, message: str, field: str = "") -> tuple[Response, int]:
+    """The API's error shape: {"errors": [{"field", "message"}]}, the same as a refused hand."""
+    return jsonify({"errors": [{"field": field, "message": message}]}), status
+
+
+def http_error(error: HTTPException):
+    """An HTTP error (403, 404, 405, 413, 429 ...) as JSON for the API or as a page in words."""
+    status = error.code or 500
+    if wants_json():
+        return error_json(status, error.description or error.name)
+    return render_template("error.html", error=error), status
+
+
+def server_error(error: InternalServerError):
+    """Anything unforeseen (Flask has logged it with its traceback): a 500 in the same shape as every error."""
+    return http_error(InternalServerError(description="Something went wrong on the server. Nothing you entered "
+                                                      "is lost: try again in a moment."))
+
+
+def init_app(app: Flask) -> None:
+    """Answer every error in words (pages) or JSON (API)."""
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(InternalServerError, server_error)
