@@ -63,8 +63,23 @@ def _hash(token: str) -> str:
 
 
 def _as_game(record: GameRecord) -> Game:
-    game_rules = document.parse_rules(record.rules)
-    table = document.parse_table({"sides": record.sides, "first_dealer": record.first_dealer}, game_rules)
+    """The rules' view of a stored game, built as it was stored.
+
+    Stored data is trusted: it was checked when it came in. It is not run through the checks that
+    new input gets, so a stricter check or a value taken out of the catalogue since then never
+    locks anyone out of an old game (docs/architecture.md).
+    """
+    stored_rules = record.rules
+    game_rules = rules.Rules(
+        preset=stored_rules["preset"],
+        target=stored_rules["target"],
+        wipeout=stored_rules["wipeout"],
+        perfect_cut=stored_rules["perfect_cut"],
+        special_hands=tuple(stored_rules.get("special_hands", {}).items()),
+    )
+    table = rules.Table(sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"]))
+                                    for side in record.sides),
+                        first_dealer=record.first_dealer)
     hands = tuple(document.hand_from_json({"sides": h.sides}) for h in record.hands)
     return Game(rules=game_rules, table=table, hands=hands)
 
