@@ -91,7 +91,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
 
-    app.json.sort_keys = False  # keep the document in the order GAME_FORMAT.md gives
+    app.json.sort_keys = False  # keep the document in the order docs/api.md gives
 
     # Static files are addressed with a hash of their content, so phones may cache them for good
     # and a new deploy can never pair new pages with an old stylesheet.

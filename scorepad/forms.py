@@ -1,6 +1,6 @@
 """WTForms: is the input well formed (whole numbers, known choices)? The rules judge the rest.
 
-Both forms turn their data into the JSON shapes of GAME_FORMAT.md, so a page and
+Both forms turn their data into the JSON shapes of docs/api.md, so a page and
 the API are checked by the same code, and map the rules' problem paths back onto
 their fields, so every error renders beside the field it names.
 """

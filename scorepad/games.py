@@ -172,7 +172,7 @@ def _amount(value: Decimal) -> str:
 
 
 def _settlement(stored: store.Stored) -> dict | None:
-    """The money due at the end of a finished game, when the table gave a stake (RULES.md section 6)."""
+    """The money due at the end of a finished game, when the table gave a stake (docs/rules.md §6)."""
     if not stored.score.finished or "stake" not in request.args:
         return None
     try:

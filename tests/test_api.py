@@ -1,6 +1,6 @@
-"""The JSON API of shared/GAME_FORMAT.md, driven through the Flask test client.
+"""The JSON API of docs/api.md, driven through the Flask test client.
 
-Every expected figure was worked out by hand from /work/shared/RULES.md; the
+Every expected figure was worked out by hand from docs/rules.md; the
 arithmetic is in the comment beside it. None was copied from the code's output.
 
 The table (conftest FOUR_PLAYERS): seats clockwise Ann(0, Us) Bea(1, Them) Cleo(2, Us)
@@ -9,7 +9,7 @@ player on the dealer's right (the previous seat): hand 0 → seat 3 Dot (side 1)
 hand 1 → seat 0 Ann (side 0), hand 2 → seat 1 Bea (side 1).
 
 Hands used again and again (modern values):
-  EXAMPLE (the one of GAME_FORMAT.md)
+  EXAMPLE (the one of docs/api.md)
     side 0: red 2, black 1, natural 1, mixed 1, out, count 385
             two canastas so 3s added: 300 + 100 = 400; canastas 500 + 300; out 100
             → base 1300; total 1300 + 385 = 1685

@@ -1,6 +1,6 @@
 """The pages, through the Flask client: status, the text a person sees, Location, and htmx fragments.
 
-Figures are worked out by hand from RULES.md; the arithmetic is beside each one.
+Figures are worked out by hand from docs/rules.md; the arithmetic is beside each one.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The scoring rules (RULES.md), checked against figures worked out by hand.
+"""The scoring rules (docs/rules.md), checked against figures worked out by hand.
 
-Every expected figure below was derived from /work/shared/RULES.md with pencil
+Every expected figure below was derived from docs/rules.md with pencil
 arithmetic (the comment beside each case shows the sum), never from the code.
 
 Tables used throughout:
@@ -996,7 +996,7 @@ def test_scoring_a_refused_hand_raises():
 
 
 def test_an_unknown_field_is_refused():
-    # the entry types accept only the fields of GAME_FORMAT.md
+    # the entry types accept only the fields of docs/api.md
     with pytest.raises(TypeError):
         SideEntry(green_threes=1)
     with pytest.raises(TypeError):
@@ -1065,7 +1065,7 @@ WILD_VALUES = {
 
 
 def expected_modern_base(preset: str, e: SideEntry) -> int:
-    """The §3 Base, written out from RULES.md for an ordinary (non-special-hand) entry."""
+    """The §3 Base, written out from docs/rules.md for an ordinary (non-special-hand) entry."""
     canastas = (e.natural_canastas + e.mixed_canastas + e.sevens_canasta + e.aces_canasta
                 + (e.wild_canasta is not None))
     threes = SCHEDULE[e.red_threes] + SCHEDULE[e.black_threes]

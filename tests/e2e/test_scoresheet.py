@@ -1,6 +1,6 @@
 """The scoresheet in a phone's browser, used as a scorekeeper uses it at the table.
 
-Every expected figure is worked out by hand from /work/shared/RULES.md (modern preset);
+Every expected figure is worked out by hand from docs/rules.md (modern preset);
 the comment beside it shows the sum. None was copied from the page.
 
 The table throughout: Us = Ann & Cleo, Them = Bea & Dot, Ann deals first. Seats go
@@ -133,7 +133,7 @@ def start_game(page: Page, base_url: str) -> str:
 
 
 def enter_the_example_hand(page: Page) -> None:
-    """RULES.md's example as hand 1: Us 2 red 3s, a natural and a mixed canasta, went out, Count 385;
+    """docs/rules.md's example as hand 1: Us 2 red 3s, a natural and a mixed canasta, went out, Count 385;
     Them one mixed canasta, Count 140."""
     page.get_by_role("link", name="Enter hand 1").tap()
     us, them = side_panel(page, 0), side_panel(page, 1)
@@ -383,7 +383,7 @@ def test_the_scoreboard_link_is_read_only_with_the_same_figures(page: Page, live
     with fresh_context(browser, browser_context_args) as other_phone:
         other_phone.goto(scoreboard_url)
         expect(other_phone.get_by_role("heading", name="Us v Them")).to_be_visible()
-        # RULES.md's example. Us: Base 2 red 3s 300 + natural 500 + mixed 300 + going out 100 = 1,200;
+        # docs/rules.md's example. Us: Base 2 red 3s 300 + natural 500 + mixed 300 + going out 100 = 1,200;
         # Count 385; total 1,585. Them: Base 300 (one canasta: 3s count zero, none here); Count 140; total 440.
         expect_hand_row(other_phone, 1, 0, base=1_200, count=385, hand=1_585, total=1_585)
         expect_hand_row(other_phone, 1, 1, base=300, count=140, hand=440, total=440)
@@ -443,7 +443,7 @@ def test_a_hand_is_saved_with_javascript_off(live_server: str, browser: Browser,
         us.get_by_label("Mixed canastas", exact=True).fill("1")
         # "Check the figures" (shown only without a script) posts the form for the preview.
         page.get_by_role("button", name="Check the figures").tap()
-        # RULES.md's example: Us Base 300 + 500 + 300 + 100 = 1,200, Count 385, total 1,585;
+        # docs/rules.md's example: Us Base 300 + 500 + 300 + 100 = 1,200, Count 385, total 1,585;
         # Them Base 300 (one canasta: 3s zero, none anyway), Count 140, total 440.
         expect_preview(page, 0, base=1_200, count=385, hand=1_585, total=1_585)
         expect_preview(page, 1, base=300, count=140, hand=440, total=440)
@@ -588,7 +588,7 @@ def test_after_saving_a_hand_the_confirmation_and_next_minimum_counts_are_in_sig
         type_count(side_panel(page, 1), "-", "50")
         page.get_by_role("button", name=f"Save hand {number}").tap()
         expect(page.locator(f"#hand-{number}")).to_be_in_viewport()
-    # Them: hand 1 440 (RULES.md's example), then a Count of −50 twice: 440 − 50 − 50 = 340.
+    # Them: hand 1 440 (docs/rules.md's example), then a Count of −50 twice: 440 − 50 − 50 = 340.
     expect(page.locator(".total-figure")).to_have_text([points(1_585), points(340)])
     out_of_sight = []
     for what, locator in (("the 'Hand 3 saved.' message", page.get_by_role("status").filter(has_text="Hand 3 saved.")),
