@@ -1,4 +1,4 @@
-"""The game document of shared/GAME_FORMAT.md: JSON in, rules dataclasses out, and back.
+"""The game document of docs/api.md: JSON in, rules dataclasses out, and back.
 
 Pure Python, like the rules. Every error carries the dotted path of the field at
 fault, so the API, the import page and the hand form report problems the same way.
@@ -7,33 +7,74 @@ fault, so the API, the import page and the hand form report problems the same wa
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from . import rules
-from .rules import Cards, CardCounts, Hand, Problem, RuleError, Rules, Side, SideEntry, Table
+from .rules import CardCounts, Cards, Hand, Problem, RuleError, Rules, Side, SideEntry, Table
 
 FORMAT = "scorepad-game"
 VERSION = 1
 
 # Keys the server adds; present in an imported document, they are ignored and recomputed.
 GAME_OUTPUTS = ("id", "status", "winner", "totals", "min_count", "next_dealer", "edit_token", "links",
-                "version_id", "created_at", "updated_at")
+                "version_id", "created_at", "updated_at", "room_code", "revision", "created", "updated", "winners")
 HAND_OUTPUTS = ("dealer",)
 SIDE_OUTPUTS = ("result",)
 RULE_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
+# No number a side enters for one hand comes near this; the rules' own checks give the precise limit
+# below it, and refusing here keeps absurd numbers (JSON allows thousands of digits) out of the sums.
+LARGEST_ENTRY = 100_000
+# A target, or a special hand's points, over 100,000 is absurd (as for the full table rules planned in
+# docs/api.md). The rules themselves take any size (their tests play to 1,000,000 so that a game never
+# ends); a document may not.
+MOST_POINTS = 100_000
 
 
 class FormatError(Exception):
     """A body that is not a game document this reader knows (malformed, or another version): HTTP 400."""
 
 
+def _not_json_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN and Infinity: Python's extension, not JSON
+
+
+def _broken_text(data: Any) -> bool:
+    """Whether any text in the JSON (keys included) holds half of a character (a lone \\ud800 escape).
+
+    Such text can't be written back out as UTF-8, so a page showing it would fail.
+    """
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            items: Any = (item,)
+        elif isinstance(item, dict):
+            items = item.keys()
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+            continue
+        else:
+            continue
+        for text in items:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON from a request body or a file; FormatError (400) for anything that isn't JSON."""
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):  # ValueError covers bad JSON and bad UTF-8
+        data = json.loads(text, parse_constant=_not_json_constant)
+    except (ValueError, RecursionError):  # ValueError covers bad JSON, bad UTF-8 and numbers of 4,300+ digits
         raise FormatError("This isn't a Scorepad game or hand: it is not a JSON document.") from None
+    if _broken_text(data):
+        raise FormatError("This isn't a Scorepad game or hand: some of its text is garbled (half a character).")
+    return data
 
 
 @dataclass(frozen=True)
@@ -49,16 +90,30 @@ def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem
     return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
 
 
+def _number_problem(value: Any, label: str) -> str | None:
+    """What is wrong with a number a side entered (None: nothing); null counts as not entered."""
+    if not rules.is_whole_number(value):
+        return f"{label}: enter a whole number."
+    if abs(value) > LARGEST_ENTRY:
+        return f"{label}: that number is far too big for one hand."
+    return None
+
+
 def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
+    if data is None:
+        return CardCounts()
     if not isinstance(data, Mapping):
-        problems.append(Problem(path, "Expected the number of each kind of card."))
+        problems.append(Problem(path, "Counting grid: give the number of each kind of card, like {\"jokers\": 1}."))
         return CardCounts()
     problems += _unknown(data, rules.CARD_KINDS, path)
     values = {}
     for kind in rules.CARD_KINDS:
-        value = data.get(kind, 0)
-        if not rules.is_whole_number(value):
-            problems.append(Problem(path + (kind,), f"{rules.CARD_LABELS[kind]}: enter a whole number."))
+        value = data.get(kind)
+        if value is None:
+            continue
+        problem = _number_problem(value, rules.CARD_LABELS[kind])
+        if problem:
+            problems.append(Problem(path + (kind,), problem))
         else:
             values[kind] = value
     return CardCounts(**values)
@@ -68,7 +123,8 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
     """One side's entry from JSON, with the problems of its shape (types, unknown fields)."""
     problems: list[Problem] = []
     if not isinstance(data, Mapping):
-        return SideEntry(), [Problem(path, "Expected an object with the side's entries.")]
+        return SideEntry(), [Problem(path, "A side's entry lists what it scored, "
+                                           "like {\"natural_canastas\": 2, \"count\": 120}.")]
     problems += _unknown(data, rules.SIDE_FIELDS + SIDE_OUTPUTS, path)
     values: dict[str, Any] = {}
     for name in rules.SIDE_FIELDS:
@@ -76,17 +132,18 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
             continue
         value, label = data[name], rules.FIELD_LABELS[name]
         if name in rules.INT_FIELDS or name == "count":
-            ok = rules.is_whole_number(value)
-            message = f"{label}: enter a whole number."
+            problem = _number_problem(value, label)
+            ok, message = problem is None, problem or ""
         elif name in rules.BOOL_FIELDS or name == "has_melded":
             ok = isinstance(value, bool)
             message = f"{label}: true or false."
         elif name in ("wild_canasta", "special_hand"):
             ok = isinstance(value, str)
-            message = f"{label}: expected a name."
+            example = "deuces" if name == "wild_canasta" else "pairs"
+            message = f"{label}: give its name, like \"{example}\"."
         else:  # cards: the counting grid
             ok = isinstance(value, Mapping)
-            message = "Counting grid: expected the melded and in_hand card numbers."
+            message = "Counting grid: give the cards melded and the cards left in hand (\"melded\", \"in_hand\")."
             if ok:
                 problems += _unknown(value, ("melded", "in_hand"), path + (name,))
                 value = Cards(melded=_card_counts(value.get("melded", {}), path + (name, "melded"), problems),
@@ -100,8 +157,11 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
 
 def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Problem]]:
     """A hand from JSON ({"sides": [...]}), with the problems of its shape."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("sides"), list):
-        return Hand(()), [Problem(path + ("sides",), "Expected \"sides\": a list with one entry per side.")]
+    if not isinstance(data, Mapping):
+        # The hand itself is named; a hand body (path ()) names its "sides", as a whole-hand check does.
+        return Hand(()), [Problem(path or ("sides",), "A hand gives one entry for each side: {\"sides\": [...]}.")]
+    if not isinstance(data.get("sides"), list):
+        return Hand(()), [Problem(path + ("sides",), "A hand gives one entry for each side: \"sides\" is a list.")]
     problems = _unknown(data, ("sides",) + HAND_OUTPUTS, path)
     if len(data["sides"]) != sides:
         problems.append(Problem(path + ("sides",), f"A hand has one entry for each of the {sides} sides."))
@@ -130,13 +190,41 @@ def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> H
 def parse_rules(data: Any) -> Rules:
     """The game's rules from the document's "rules" object."""
     if not isinstance(data, Mapping):
-        raise RuleError([Problem(("rules",), "Expected the rules: at least a preset.")])
+        raise RuleError([Problem(("rules",), "The rules name at least a preset, like {\"preset\": \"modern\"}.")])
     problems = _unknown(data, RULE_KEYS, ("rules",))
     if "preset" not in data:
         problems.append(Problem(("rules", "preset"), "Choose a preset: modern, cla, wca or classic."))
+    elif not isinstance(data["preset"], str):
+        problems.append(Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic."))
+    # The right kind of value for each override (null: the preset's own); make_rules judges the values.
+    target = data.get("target")
+    if target is not None and not rules.is_whole_number(target):
+        problems.append(Problem(("rules", "target"), "The target is a whole number of points, like 5000."))
+    for key in ("wipeout", "perfect_cut"):
+        if data.get(key) is not None and not isinstance(data[key], bool):
+            problems.append(Problem(("rules", key), f"{key.replace('_', ' ').capitalize()}: true or false."))
+    special_hands = data.get("special_hands")
+    if special_hands is not None and not isinstance(special_hands, Mapping):
+        problems.append(Problem(("rules", "special_hands"),
+                                "Special hands: give each hand's points, like {\"pairs\": 2500}."))
     if problems:
         raise RuleError(problems)
-    return rules.make_rules(**{key: data.get(key) for key in RULE_KEYS})
+    too_big = []
+    if target is not None and target > MOST_POINTS:
+        too_big.append(Problem(("rules", "target"), f"The target can be at most {MOST_POINTS:,} points."))
+    for key, points in (special_hands or {}).items():
+        if rules.is_whole_number(points) and points > MOST_POINTS:
+            too_big.append(Problem(("rules", "special_hands", key),
+                                   f"{rules.special_hand_name(key)}: at most {MOST_POINTS:,} points."))
+    try:
+        game_rules = rules.make_rules(data["preset"], target=target, wipeout=data.get("wipeout"),
+                                      perfect_cut=data.get("perfect_cut"), special_hands=special_hands)
+    except RuleError as error:  # one message per field: the rules' own (unknown hand, not a multiple of 5) first
+        named = {p.path for p in error.problems}
+        raise RuleError([*error.problems, *(p for p in too_big if p.path not in named)]) from None
+    if too_big:
+        raise RuleError(too_big)
+    return game_rules
 
 
 def parse_table(data: Mapping, game_rules: Rules) -> Table:
@@ -144,27 +232,34 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
     problems: list[Problem] = []
     sides_data = data.get("sides")
     if not isinstance(sides_data, list) or not sides_data:
-        raise RuleError([Problem(("sides",), "Expected the sides: a list of {name, players}.")])
+        raise RuleError([Problem(("sides",), "List the sides at the table, each with its name and players.")])
     sides = []
     for i, side in enumerate(sides_data):
         path = ("sides", i)
         if not isinstance(side, Mapping):
-            problems.append(Problem(path, "Expected a side: {name, players}."))
+            problems.append(Problem(path, "A side has a name and players, like "
+                                          "{\"name\": \"Us\", \"players\": [\"Ann\", \"Cleo\"]}."))
             continue
         problems += _unknown(side, ("name", "players"), path)
-        name, players = side.get("name", ""), side.get("players")
-        if not isinstance(name, str):
-            problems.append(Problem(path + ("name",), "A side's name is text."))
+        name, players = side.get("name"), side.get("players")
+        if name is None:
+            name = ""  # check_table asks for a name
+        elif not isinstance(name, str):
+            problems.append(Problem(path + ("name",), "A side's name is text, like \"Us\"."))
             name = ""
-        if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        if not isinstance(players, list) or not players:
             problems.append(Problem(path + ("players",), "List the side's players by name, in seat order."))
             players = []
+        elif not all(isinstance(p, str) for p in players):
+            problems += [Problem(path + ("players", j), "A player's name is text, like \"Ann\".")
+                         for j, p in enumerate(players) if not isinstance(p, str)]
+            players = []
         sides.append(Side(name=name.strip(), players=tuple(p.strip() for p in players)))
-    first_dealer = data.get("first_dealer", 0)
+    first_dealer = data.get("first_dealer")
     if first_dealer is None:
         first_dealer = 0
     if not rules.is_whole_number(first_dealer):
-        problems.append(Problem(("first_dealer",), "The first dealer is a seat number."))
+        problems.append(Problem(("first_dealer",), "The first dealer is a seat number, counting from 0."))
     if problems:
         raise RuleError(problems)
     table = Table(sides=tuple(sides), first_dealer=first_dealer)
@@ -178,16 +273,27 @@ def parse_document(data: Any) -> Game:
         raise FormatError("Expected a Scorepad game document (a JSON object).")
     if data.get("format", FORMAT) != FORMAT:
         raise FormatError(f"This is not a Scorepad game: \"format\" must be {FORMAT!r}.")
-    if data.get("version") != VERSION:
-        raise FormatError(f"Unknown document version {data.get('version')!r}: this Scorepad reads version {VERSION}.")
+    version = data.get("version")
+    if not rules.is_whole_number(version) or version != VERSION:  # true and 1.0 are not version 1
+        if version is None:
+            raise FormatError(f"This game has no \"version\": this Scorepad reads version {VERSION}.")
+        # Name the version unless it is a 4,000-digit number, a paragraph or not a version at all.
+        if rules.is_whole_number(version):
+            short = abs(version) < 10**6
+        else:
+            short = isinstance(version, str) and len(version) < 20
+        shown = f" {version!r}" if short else ""
+        raise FormatError(f"Unknown document version{shown}: this Scorepad reads version {VERSION}.")
     problems = _unknown(data, ("format", "version", "rules", "sides", "first_dealer", "hands") + GAME_OUTPUTS, ())
     if problems:
         raise RuleError(problems)
     game_rules = parse_rules(data.get("rules"))
     table = parse_table(data, game_rules)
-    hands_data = data.get("hands", [])
+    hands_data = data.get("hands")
+    if hands_data is None:
+        hands_data = []
     if not isinstance(hands_data, list):
-        raise RuleError([Problem(("hands",), "Expected the hands: a list.")])
+        raise RuleError([Problem(("hands",), "List the hands in the order they were played.")])
     hands, problems = [], []
     for n, hand_data in enumerate(hands_data):
         hand, hand_problems = parse_hand(hand_data, len(table.sides), ("hands", n))
@@ -241,9 +347,9 @@ def game_document(game: Game, game_id: str | None = None, score: rules.GameScore
     if score is None:
         score = rules.score_game(game.rules, game.table, game.hands)
     hands = []
-    for hand, hand_score in zip(game.hands, score.hands):
+    for hand, hand_score in zip(game.hands, score.hands, strict=True):
         sides = []
-        for entry, side_score in zip(hand.sides, hand_score.sides):
+        for entry, side_score in zip(hand.sides, hand_score.sides, strict=True):
             sides.append({**side_entry_json(entry),
                           "result": {f.name: getattr(side_score, f.name) for f in fields(side_score)}})
         hands.append({"dealer": hand_score.dealer, "sides": sides})

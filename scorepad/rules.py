@@ -20,8 +20,8 @@ Glossary
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from numbers import Number
-from typing import Iterator, Mapping, Sequence
+from decimal import Decimal
+from typing import Any, Iterator, Mapping, Sequence
 
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 
@@ -43,11 +43,11 @@ class Problem:
 class RuleError(Exception):
     """A hand, a table or a set of rules that the rules refuse; carries every problem found."""
 
-    def __init__(self, problems: Sequence[Problem]):
+    def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
         super().__init__("; ".join(p.message for p in self.problems))
 
-    def prefixed(self, *prefix) -> "RuleError":
+    def prefixed(self, *prefix: str | int) -> RuleError:
         """The same problems with their paths placed under `prefix`."""
         return RuleError([replace(p, path=tuple(prefix) + p.path) for p in self.problems])
 
@@ -121,7 +121,7 @@ class Preset:
 
 _MODERN_MINIMUM_COUNTS = ((-(10**9), 125), (3000, 155), (5000, 180))
 _MODERN_THREES = (0, 100, 300, 500, 1000)
-_NOT_MODERN = dict(
+_NOT_MODERN: dict[str, Any] = dict(
     going_out_concealed=None,
     red_three_in_hand=0,
     failed_go_out_ask=0,
@@ -442,22 +442,27 @@ class Rules:
         return dict(self.special_hands).get(key)
 
 
-def is_whole_number(value) -> bool:
+def is_whole_number(value: object) -> bool:
     """Whether a value from JSON is an integer (true and false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def make_rules(preset: str, target=None, wipeout=None, perfect_cut=None, special_hands=None) -> Rules:
+def make_rules(preset: str, target: int | None = None, wipeout: bool | None = None, perfect_cut: bool | None = None,
+               special_hands: Mapping[str, int] | None = None) -> Rules:
     """The rules of a game: the preset's values with the given overrides; RuleError if any is bad."""
     problems = []
+    if not isinstance(preset, str):  # a list or an object can't even be looked up
+        raise RuleError([Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic.")])
     if preset not in PRESETS:
+        shown = f" {preset!r}" if len(preset) <= 20 else ""
         raise RuleError([Problem(("rules", "preset"),
-                                 f"Unknown preset {preset!r}: choose modern, cla, wca or classic.")])
+                                 f"Unknown preset{shown}: choose modern, cla, wca or classic.")])
     values = PRESETS[preset]
     if target is None:
         target = values.target
     elif not is_whole_number(target) or target <= 0 or target % 5:
-        problems.append(Problem(("rules", "target"), "The target must be a positive number of points, a multiple of 5."))
+        problems.append(Problem(("rules", "target"),
+                                "The target must be a positive number of points, a multiple of 5."))
     for key, value in (("wipeout", wipeout), ("perfect_cut", perfect_cut)):
         if value is not None and not isinstance(value, bool):
             problems.append(Problem(("rules", key), f"{key.replace('_', ' ').capitalize()} must be true or false."))
@@ -501,10 +506,10 @@ def check_table(rules: Rules, table: Table) -> None:
     elif n == 2 and (len(sizes) != 1 or not sizes <= {1, 2}):
         problems.append(Problem(("sides",), "Play two partnerships of two, or two single players."))
     for i, side in enumerate(table.sides):
-        if not side.name.strip():
+        if not isinstance(side.name, str) or not side.name.strip():
             problems.append(Problem(("sides", i, "name"), "Give each side a name."))
         for j, player in enumerate(side.players):
-            if not player.strip():
+            if not isinstance(player, str) or not player.strip():
                 problems.append(Problem(("sides", i, "players", j), "Give each player a name."))
     if not problems and not (is_whole_number(table.first_dealer) and 0 <= table.first_dealer < table.seats):
         problems.append(Problem(("first_dealer",), f"The first dealer must be a seat from 0 to {table.seats - 1}."))
@@ -585,7 +590,7 @@ def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
                 + (values.wild_canasta.get(entry.wild_canasta, 0) if entry.wild_canasta else 0))
     going_out = 0
     if entry.went_out:
-        going_out = values.going_out_concealed if entry.concealed else values.going_out
+        going_out = (values.going_out_concealed or 0) if entry.concealed else values.going_out
     perfect_cut = values.perfect_cut_bonus if entry.perfect_cut and rules.perfect_cut else 0
     return threes_value(rules, table, entry) + canastas + going_out + perfect_cut - penalties(rules, entry)
 
@@ -787,11 +792,11 @@ def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int
         if held > pack.threes_of_a_colour:
             yield (f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.",
                    _sides_with(entries, *names))
-    names = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
-    threes = sum(getattr(e, name) for e in entries for name in names)
+    every_three = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
+    threes = sum(getattr(e, name) for e in entries for name in every_three)
     if threes > 2 * pack.threes_of_a_colour:
         yield (f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.",
-               _sides_with(entries, *names))
+               _sides_with(entries, *every_three))
 
 
 def _one_way_to_end_the_hand(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
@@ -964,11 +969,12 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
 
     check=False scores hands that were checked when they were stored, as they are.
     """
-    totals = (0,) * len(table.sides)
-    scored, problems = [], []
+    totals: tuple[int, ...] = (0,) * len(table.sides)
+    scored: list[HandScore] = []
+    problems: list[Problem] = []
     finished, winner, ended_after = False, None, None
     for n, hand in enumerate(hands):
-        if finished and check:
+        if finished and check and ended_after is not None:
             problems.append(Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it."))
             continue
         try:
@@ -992,12 +998,15 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
 # --- Settling up (RULES.md section 6) -----------------------------------------------
 
 
+Money = Decimal | int
+
+
 @dataclass(frozen=True)
 class Settlement:
     """Who won and what each side pays the winner (the winner's own entry is 0)."""
 
     winner: int
-    payments: tuple[Number, ...]  # whole numbers for a whole stake; a Decimal stake gives Decimals
+    payments: tuple[Money, ...]  # whole numbers for a whole stake; a Decimal stake gives Decimals
     thousands: tuple[int, ...] = ()  # each side's margin behind the winner, rounded to thousands
 
 
@@ -1010,7 +1019,7 @@ def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
     return tuple(made)
 
 
-def settle_up(rules: Rules, totals: Sequence[int], stake: Number, per_special: Number = 0,
+def settle_up(rules: Rules, totals: Sequence[int], stake: Money, per_special: Money = 0,
               specials: Sequence[int] | None = None) -> Settlement:
     """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials."""
     specials = tuple(specials) if specials is not None else (0,) * len(totals)
