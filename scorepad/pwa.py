@@ -1,9 +1,10 @@
-"""Installable and offline: the web app manifest, the service worker (served from the root scope) and the offline page."""
+"""Installable and offline: the web app manifest, the service worker (served from the root scope), the offline page."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, make_response, render_template, url_for
 
@@ -19,6 +20,16 @@ def cache_version() -> str:
     versions = current_app.config["STATIC_VERSIONS"]
     digest = hashlib.sha256("".join(versions[name] for name in sorted(versions)).encode()).hexdigest()[:12]
     return f"scorepad-{digest}"
+
+
+@bp.app_context_processor
+def page_time() -> dict[str, str]:
+    """`rendered_at`: when the server made this page (UTC, ISO 8601), for base.html's <html> tag.
+
+    A page the service worker later serves from the phone's copy tells its age from it: the phone
+    cannot (its clock says when it was shown, not when the figures were worked out).
+    """
+    return {"rendered_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 @bp.get("/manifest.webmanifest")

@@ -9,6 +9,10 @@ const STATIC_PREFIX = {{ static_prefix|tojson }};
 const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
 // On bad Wi-Fi, wait this long for the network before showing the copy on the phone.
 const NETWORK_TIMEOUT_MS = 4000;
+// A page's <html> tag says where it came from (templates/base.html); a copy is marked on its way out.
+const FROM_NETWORK = 'data-served="network"';
+const FROM_COPY = 'data-served="copy"';
+const RENDERED_AT = /data-rendered-at="([^"]*)"/;
 
 self.addEventListener("install", (event) => {
   // Install only once the app's shell is stored, so the first offline visit already works.
@@ -36,19 +40,41 @@ function keepsPage(url) {
 // without an answer, or with no connection, the last copy kept on the phone (then the offline page).
 function networkFirst(event, keep) {
   const request = event.request;
-  const network = fetch(request).then((response) => {
-    if (keep && response.ok) {
-      const copy = response.clone();
-      event.waitUntil(caches.open(CACHE_NAME).then((cache) => cache.put(request, copy)));
-    }
-    return response;
-  });
-  const slow = new Promise((resolve) => setTimeout(resolve, NETWORK_TIMEOUT_MS))
-    .then(() => (keep ? caches.match(request) : undefined));
+  const network = fetch(request);
+  if (keep) {
+    // Registered now, not once the answer comes: on slow Wi-Fi the copy is shown first, and a late
+    // answer must still replace the copy (the event may no longer be extended by then).
+    event.waitUntil(network.then((response) => keepPage(request, response)).catch(() => {}));
+  }
+  const kept = () => (keep ? keptCopy(request) : Promise.resolve(undefined));
+  let timer;
+  const slow = new Promise((resolve) => { timer = setTimeout(resolve, NETWORK_TIMEOUT_MS); }).then(kept);
   return Promise.race([network.catch(() => undefined), slow])
     .then((first) => first || network)
-    .catch(() => (keep ? caches.match(request) : Promise.resolve(undefined))
-      .then((cached) => cached || caches.match(OFFLINE_URL)));
+    .catch(() => kept().then((copy) => copy || caches.match(OFFLINE_URL)))
+    .finally(() => clearTimeout(timer));
+}
+
+// Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy).
+function keepPage(request, response) {
+  if (!response.ok) return undefined;
+  const copy = response.clone();  // now, before the page reads the body
+  return caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
+}
+
+// The copy kept on the phone, marked as one. The page cannot learn from navigator.onLine that it is
+// old: a phone on dead Wi-Fi still believes it is online and may never fire "offline", and on slow
+// Wi-Fi it is online. So the worker, the only one that knows, says so in the page itself
+// (data-served="copy", read by scorepad.js) and in a header for whoever looks at the response.
+function keptCopy(request) {
+  return caches.match(request).then((kept) => kept && kept.text().then((body) => {
+    const headers = new Headers(kept.headers);
+    headers.delete("Content-Length");  // the body changes length
+    headers.delete("Content-Encoding");  // and is already decoded
+    headers.set("Scorepad-Copy", (body.match(RENDERED_AT) || [])[1] || "unknown");
+    return new Response(body.replace(FROM_NETWORK, FROM_COPY),
+      { status: kept.status, statusText: kept.statusText, headers });
+  }));
 }
 
 self.addEventListener("fetch", (event) => {

@@ -203,14 +203,51 @@
     }
   });
 
-  // Say so when the phone is offline: a page may then be the copy kept from the last visit.
-  function showConnection() {
-    var banner = document.getElementById("offline-banner");
-    if (banner) banner.hidden = navigator.onLine;
+  // "No connection: figures as of 20:14" when the figures on screen may be old. The service worker
+  // is the one that knows: it marks a page it answered with the copy kept on the phone, whether there
+  // was no connection or no answer in time (data-served="copy", see sw.js). navigator.onLine cannot
+  // be trusted for this: a phone on dead Wi-Fi still believes it is online and may never fire
+  // "offline", and on slow Wi-Fi it is online. The time is the server's, from when it made the page.
+  var page = document.documentElement;
+  var figuresAsOf = new Date(page.dataset.renderedAt);  // Invalid Date on a page without figures
+  var fromCopy = page.dataset.served === "copy";
+  function twoDigits(number) { return (number < 10 ? "0" : "") + number; }
+  function clockTime(date) {  // HH:MM on the phone's clock, and the day too when it is not today
+    var time = twoDigits(date.getHours()) + ":" + twoDigits(date.getMinutes());
+    var now = new Date();
+    if (date.toDateString() === now.toDateString()) return time;
+    var day = { day: "numeric", month: "short" };
+    if (date.getFullYear() !== now.getFullYear()) day.year = "numeric";
+    return date.toLocaleDateString(page.lang || undefined, day) + ", " + time;
   }
-  window.addEventListener("online", showConnection);
-  window.addEventListener("offline", showConnection);
-  document.addEventListener("DOMContentLoaded", showConnection);
+  function showNoConnection() {
+    var banner = document.getElementById("offline-banner");
+    if (!banner || isNaN(figuresAsOf)) return;  // the offline page says so itself
+    banner.textContent = "No connection: figures as of " + clockTime(figuresAsOf);
+    banner.hidden = false;
+  }
+  function hideNoConnection() {
+    var banner = document.getElementById("offline-banner");
+    if (banner) banner.hidden = true;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (fromCopy) showNoConnection();
+  });
+  // The server answered (the scoreboard refreshing itself, say): what it sent is current.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) return;
+    fromCopy = false;
+    figuresAsOf = new Date();
+    hideNoConnection();
+  });
+  // Extra hints, never the only source: a request that got no answer, and the phone's own idea of
+  // its connection. "online" proves nothing about the server, so it never hides a copy's banner.
+  document.addEventListener("htmx:sendError", showNoConnection);
+  document.addEventListener("htmx:timeout", showNoConnection);
+  window.addEventListener("offline", showNoConnection);
+  window.addEventListener("online", function () {
+    if (!fromCopy) hideNoConnection();
+  });
 
   // A page shown through htmx (a saved hand) was never seen by the service worker: ask it to keep it.
   document.addEventListener("htmx:pushedIntoHistory", function (event) {
