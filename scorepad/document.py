@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from . import rules
@@ -22,7 +22,7 @@ GAME_OUTPUTS = ("id", "status", "winner", "totals", "min_count", "next_dealer", 
                 "version_id", "created_at", "updated_at", "room_code", "revision", "created", "updated", "winners")
 HAND_OUTPUTS = ("dealer",)
 SIDE_OUTPUTS = ("result",)
-RULE_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
+RULE_KEYS = rules.RULE_KEYS
 # No number a side enters for one hand comes near this; the rules' own checks give the precise limit
 # below it, and refusing here keeps absurd numbers (JSON allows thousands of digits) out of the sums.
 LARGEST_ENTRY = 100_000
@@ -131,7 +131,7 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
         if name not in data or data[name] is None:
             continue
         value, label = data[name], rules.FIELD_LABELS[name]
-        if name in rules.INT_FIELDS or name == "count":
+        if name in rules.INT_FIELDS or name in rules.FIGURE_FIELDS:
             problem = _number_problem(value, label)
             ok, message = problem is None, problem or ""
         elif name in rules.BOOL_FIELDS or name == "has_melded":
@@ -183,7 +183,7 @@ def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> H
         rules.check_hand(game_rules, table, hand, hand_index)
     except RuleError as error:
         # A check on the whole hand names the hand: in a hand body that is its "sides".
-        raise RuleError([Problem(p.path or ("sides",), p.message) for p in error.problems]) from None
+        raise RuleError([replace(p, path=p.path or ("sides",)) for p in error.problems]) from None
     return hand
 
 
@@ -196,35 +196,10 @@ def parse_rules(data: Any) -> Rules:
         problems.append(Problem(("rules", "preset"), "Choose a preset: modern, cla, wca or classic."))
     elif not isinstance(data["preset"], str):
         problems.append(Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic."))
-    # The right kind of value for each override (null: the preset's own); make_rules judges the values.
-    target = data.get("target")
-    if target is not None and not rules.is_whole_number(target):
-        problems.append(Problem(("rules", "target"), "The target is a whole number of points, like 5000."))
-    for key in ("wipeout", "perfect_cut"):
-        if data.get(key) is not None and not isinstance(data[key], bool):
-            problems.append(Problem(("rules", key), f"{key.replace('_', ' ').capitalize()}: true or false."))
-    special_hands = data.get("special_hands")
-    if special_hands is not None and not isinstance(special_hands, Mapping):
-        problems.append(Problem(("rules", "special_hands"),
-                                "Special hands: give each hand's points, like {\"pairs\": 2500}."))
     if problems:
         raise RuleError(problems)
-    too_big = []
-    if target is not None and target > MOST_POINTS:
-        too_big.append(Problem(("rules", "target"), f"The target can be at most {MOST_POINTS:,} points."))
-    for key, points in (special_hands or {}).items():
-        if rules.is_whole_number(points) and points > MOST_POINTS:
-            too_big.append(Problem(("rules", "special_hands", key),
-                                   f"{rules.special_hand_name(key)}: at most {MOST_POINTS:,} points."))
-    try:
-        game_rules = rules.make_rules(data["preset"], target=target, wipeout=data.get("wipeout"),
-                                      perfect_cut=data.get("perfect_cut"), special_hands=special_hands)
-    except RuleError as error:  # one message per field: the rules' own (unknown hand, not a multiple of 5) first
-        named = {p.path for p in error.problems}
-        raise RuleError([*error.problems, *(p for p in too_big if p.path not in named)]) from None
-    if too_big:
-        raise RuleError(too_big)
-    return game_rules
+    # make_rules judges every other key: its kind of value, and whether the value makes sense.
+    return rules.make_rules(data["preset"], **{key: value for key, value in data.items() if key != "preset"})
 
 
 def parse_table(data: Mapping, game_rules: Rules) -> Table:
@@ -327,8 +302,7 @@ def hand_json(hand: Hand) -> dict:
 
 def rules_json(game_rules: Rules) -> dict:
     """The game's rules in full, so a document carries them whatever the preset becomes."""
-    return {"preset": game_rules.preset, "target": game_rules.target, "wipeout": game_rules.wipeout,
-            "perfect_cut": game_rules.perfect_cut, "special_hands": dict(game_rules.special_hands)}
+    return rules.rules_json(game_rules)
 
 
 def table_json(table: Table) -> dict:
@@ -359,6 +333,7 @@ def game_document(game: Game, game_id: str | None = None, score: rules.GameScore
     document.update({
         "status": "finished" if score.finished else "in_progress",
         "winner": score.winner,
+        "winners": list(score.winners),
         "totals": list(score.totals),
         "min_count": list(score.min_count),
         "next_dealer": score.next_dealer,

@@ -18,6 +18,7 @@ from . import document, rules
 from .rules import Problem
 
 SUMMARY = "Check the entries marked in red below."
+MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
 
 # (kind, label, points): the rows of the counting grid
 CARD_GRID = tuple((kind, rules.CARD_LABELS[kind], rules.CARD_POINTS[kind]) for kind in rules.CARD_KINDS)
@@ -58,19 +59,35 @@ class WholeNumber(IntegerField):
             self.data = None
 
 
+def signed(number: int, sign: str) -> int:
+    """A number typed without its sign, and the sign chosen beside it (a typed minus counts too)."""
+    return -number if sign == "-" and number > 0 else number
+
+
 def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
-    """Put each problem on the field its path names; return the messages that belong to no field."""
+    """Put each problem on the field its path names (a problem with the whole hand on every field it
+    involves, on each side); return the messages that belong to no field shown."""
     leftovers = []
     for problem in problems:
-        field = field_for(problem.path)
-        if field is None:
+        paths = problem.involves or (problem.path,)
+        fields = [field for field in (field_for(path) for path in paths) if field is not None]
+        if not fields:
             leftovers.append(problem.message)
-        elif problem.message not in field.errors:
-            field.errors = list(field.errors) + [problem.message]
+        for field in fields:
+            if problem.message not in field.errors:
+                field.errors = list(field.errors) + [problem.message]
     return leftovers
 
 
 # --- One side's entries for one hand -------------------------------------------------
+
+# What nearly every hand has: shown first. Every other entry the game has waits one tap away, under
+# "More", and is named in the side's summary once set, so nothing set is ever out of sight.
+EVERYDAY_ENTRIES = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "went_out")
+RARE_ENTRIES = ("special_hand", "sevens_canasta", "aces_canasta", "wild_canasta", "incomplete_sevens",
+                "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces", "threes_in_hand",
+                "last_draw_three", "concealed", "has_melded", "red_threes_in_hand", "failed_go_out_asks",
+                "failed_pile_takes", "reported_base")
 
 
 class SideForm(Form):
@@ -87,6 +104,9 @@ class SideForm(Form):
                             default="number")
     count_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", "\u2212")]), default="+")
     count = WholeNumber(rules.FIELD_LABELS["count"], minimum=None, example="120")
+    # The paper way: a side that reports its own Base ("we have 1,300 base") instead of its entries.
+    reported_base = WholeNumber(rules.FIELD_LABELS["reported_base"], minimum=None, example="1300")
+    reported_base_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", MINUS)]), default="+")
 
     INTEGER_ENTRIES = rules.INT_FIELDS
     # The perfect cut is one switch for the whole hand (HandForm), credited to the cutter's side.
@@ -97,6 +117,9 @@ class SideForm(Form):
         name = field.short_name
         if self.special_hand.data:
             return name == "special_hand"
+        if self.reported_base.data is not None and not name.startswith(("reported_base", "count", "melded_",
+                                                                        "in_hand_")):
+            return False  # a reported Base sets the side's entries aside
         if name in ("count", "count_sign"):
             return self.count_mode.data != "grid"
         if name.startswith(("melded_", "in_hand_")):
@@ -109,6 +132,10 @@ class SideForm(Form):
             # A special hand is the side's only score: the rest of the panel is hidden and set aside.
             return {"special_hand": self.special_hand.data}
         entry: dict[str, Any] = {}
+        if self.reported_base.data is not None:
+            # The side reported its Base: that and the Count are its score; the entries are set aside.
+            entry["reported_base"] = signed(self.reported_base.data, self.reported_base_sign.data)
+            return {**entry, **self._count_json()}
         for name in self.INTEGER_ENTRIES:
             if self[name].data:
                 entry[name] = self[name].data
@@ -119,15 +146,17 @@ class SideForm(Form):
             entry["wild_canasta"] = self.wild_canasta.data
         if self.has_melded.data:
             entry["has_melded"] = self.has_melded.data == "yes"
+        return {**entry, **self._count_json()}
+
+    def _count_json(self) -> dict:
+        """The Count in use: the counting grid's cards, or the number typed with its sign."""
         if self.count_mode.data == "grid":
-            cards = {where: {kind: self[f"{where}_{kind}"].data for kind, _, _ in CARD_GRID
-                             if self[f"{where}_{kind}"].data}
-                     for where in ("melded", "in_hand")}
-            entry["cards"] = cards
-        elif self.count.data is not None:
-            count = self.count.data
-            entry["count"] = -count if self.count_sign.data == "-" and count > 0 else count
-        return entry
+            return {"cards": {where: {kind: self[f"{where}_{kind}"].data for kind, _, _ in CARD_GRID
+                                      if self[f"{where}_{kind}"].data}
+                              for where in ("melded", "in_hand")}}
+        if self.count.data is not None:
+            return {"count": signed(self.count.data, self.count_sign.data)}
+        return {}
 
     def fill(self, entry: dict) -> None:
         """Pre-fill the panel from a stored side entry."""
@@ -136,6 +165,9 @@ class SideForm(Form):
                 self[name].data = entry[name]
         if "has_melded" in entry:
             self.has_melded.data = "yes" if entry["has_melded"] else "no"
+        if "reported_base" in entry:
+            self.reported_base_sign.data = "-" if entry["reported_base"] < 0 else "+"
+            self.reported_base.data = abs(entry["reported_base"])
         if "cards" in entry:
             self.count_mode.data = "grid"
             for where in ("melded", "in_hand"):
@@ -173,8 +205,8 @@ class HandForm:
         hand_choices = choices([("", "None")] + [(key, f"{rules.special_hand_name(key)} ({points:,})")
                                                  for key, points in game_rules.special_hands])
         wild_choices = choices([("", "None")] + [
-            (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({points:,})")
-            for kind, points in game_rules.values.wild_canasta.items()])
+            (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({game_rules.values.wild_canasta(kind):,})")
+            for kind in rules.WILD_CANASTA_KINDS if game_rules.values.wild_canasta(kind)])
         self.sides = []
         for i, _ in enumerate(table.sides):
             side = SideForm(formdata, prefix=f"s{i}-")
@@ -238,16 +270,82 @@ class HandForm:
         """Show the rules' problems beside their fields and the rest at the top of the form."""
         self.errors += attach_problems(problems, self.field_for)
 
+    def everyday_fields(self, side: SideForm) -> list:
+        """The side's entries shown first, in the order of a paper scoresheet."""
+        return [side[name] for name in EVERYDAY_ENTRIES if self.shown(side[name])]
+
+    def rare_fields(self, side: SideForm) -> list:
+        """The side's entries under "More": those the game has beyond the everyday ones."""
+        return [side[name] for name in RARE_ENTRIES if self.shown(side[name])]
+
+    def hint(self, name: str) -> str:
+        """What an entry is worth in this game, in brackets beside its label ("" where it says nothing)."""
+        values = self.rules.values
+        worth = {"sevens_canasta": values.sevens_canasta, "aces_canasta": values.aces_canasta,
+                 "went_out": values.going_out, "concealed": values.going_out_concealed,
+                 "incomplete_sevens": -values.incomplete_sevens, "incomplete_aces": -values.incomplete_aces,
+                 "incomplete_wild": -values.incomplete_wild, "dirty_sevens": -values.dirty_sevens,
+                 "dirty_aces": -values.dirty_aces, "threes_in_hand": -values.three_in_hand,
+                 "red_threes_in_hand": -values.red_three_in_hand, "failed_go_out_asks": -values.failed_go_out_ask,
+                 "failed_pile_takes": -values.failed_pile_take}.get(name)
+        if not worth:
+            return ""
+        each = " each" if name in rules.INT_FIELDS else ""
+        sign = "+" if worth > 0 else MINUS
+        return f"({sign}{abs(worth):,}{each})"
+
+    def limit(self, side_index: int, name: str) -> int | None:
+        """The most a stepper may show: 3s of a colour the pack holds, dirty players the side has."""
+        if name in ("red_threes", "black_threes", "red_threes_in_hand"):
+            return self.table.pack.threes_of_a_colour
+        if name in ("dirty_sevens", "dirty_aces"):
+            return len(self.table.sides[side_index].players)
+        return None
+
+    def summary(self, side_index: int) -> list[str]:
+        """What is set under the side's "More", in words: shown beside it so nothing set is hidden."""
+        side, said = self.sides[side_index], []
+        for field in self.rare_fields(side):
+            if field.type == "SelectField":
+                if field.data:
+                    chosen = dict((c.value, c.label) for c in field.choices).get(field.data, field.data)
+                    said.append(chosen if field.short_name != "has_melded" else f"{field.label.text}: {chosen}")
+            elif field.type == "BooleanField":
+                if field.data:
+                    said.append(field.label.text)
+            elif field.short_name == "reported_base":
+                if field.data is not None:
+                    base = signed(field.data, side.reported_base_sign.data)
+                    said.append(f"{field.label.text}: {MINUS if base < 0 else ''}{abs(base):,}")
+            elif field.data:
+                said.append(f"{field.label.text}: {field.data}")
+        if side_index == self.cutter_side and self.perfect_cut.data and self.rules.perfect_cut:
+            said.append(self.perfect_cut.label.text)
+        return said
+
+    def has_hidden_errors(self, side_index: int) -> bool:
+        """Whether something under the side's "More" has a problem (the section then opens)."""
+        side = self.sides[side_index]
+        in_more = any(field.errors for field in self.rare_fields(side))
+        return in_more or (side_index == self.cutter_side and bool(self.perfect_cut.errors))
+
+    def problems(self) -> list[str]:
+        """Every problem on the form once, for the bar beside Save."""
+        said: list[str] = []
+        fields = [field for side in self.sides for field in side] + [self.perfect_cut]
+        for message in self.errors + [m for field in fields for m in field.errors]:
+            if message not in said:
+                said.append(message)
+        return said
+
     def shown(self, field) -> bool:
         """Whether the page shows this side field for the game's preset (and so has a slot for its errors)."""
-        name, modern = field.short_name, self.rules.values.modern
-        if name in (rules.CLASSIC_ONLY_FIELDS if modern else rules.MODERN_ONLY_FIELDS):
+        name = field.short_name
+        if name.endswith("_black_threes"):  # a card in the counting grid only where 3s are not exposed
+            return not self.rules.modern
+        if name in ("count_mode", "count_sign", "reported_base_sign"):
             return False
-        if name.endswith("_black_threes"):
-            return not modern
-        if name == "special_hand":
-            return bool(self.rules.special_hands)
-        return name not in ("count_mode", "count_sign")
+        return self.rules.has(name)
 
     def is_blank(self) -> bool:
         """Whether nothing at all was entered for any side (a tap on Save too early)."""
@@ -320,15 +418,16 @@ class NewGameForm(Form):
 
     def apply_preset(self, only_unset: bool) -> None:
         """Fill the table rules from the chosen preset (all of them, or only the ones not given)."""
-        preset = rules.PRESETS.get(self.preset.data) or rules.PRESETS["modern"]
+        preset = (rules.PRESETS.get(self.preset.data) or rules.PRESETS["modern"]).rules
         if not only_unset or self.target.data is None:
             self.target.data = preset.target
         if not only_unset:
-            self.wipeout.data = preset.wipeout_default
-            self.perfect_cut.data = preset.perfect_cut_default
+            self.wipeout.data = preset.wipeout
+            self.perfect_cut.data = preset.perfect_cut
+            hands = dict(preset.special_hands)
             for key in rules.SPECIAL_HAND_NAMES:
-                self[f"hand_{key}"].data = key in preset.special_hands
-                self[f"hand_{key}_points"].data = preset.special_hands.get(key)
+                self[f"hand_{key}"].data = key in hands
+                self[f"hand_{key}_points"].data = hands.get(key)
 
     def special_hand_fields(self):
         """(key, switch field, points field) for the catalogue of special hands."""

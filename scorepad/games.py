@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal, InvalidOperation
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, session, url_for
@@ -17,6 +18,8 @@ bp = Blueprint("games", __name__)
 bp.before_request(refuse_cross_site_posts)
 
 KEPT_GAMES = 40  # edit rights kept in the session cookie, which must stay under a browser's 4 KB
+REMATCH_TAP_SECONDS = 60  # a second Rematch of the same game this soon is the same tap again
+RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for the regulars, short to scroll
 
 
 # --- Edit rights kept on this phone ---------------------------------------------------
@@ -78,13 +81,27 @@ def _start(game: document.Game) -> Response:
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
+def _recent_names() -> tuple[list[str], list[str]]:
+    """The player names and the side names of the games kept on this phone, most recent first, each once."""
+    players: dict[str, str] = {}
+    sides: dict[str, str] = {}
+    for stored in store.load_games(list(_kept_tokens())):  # newest change first
+        for side in stored.game.table.sides:
+            # Ann and ann are one player: the spelling of the latest game is offered.
+            sides.setdefault(side.name.casefold(), side.name)
+            for player in side.players:
+                players.setdefault(player.casefold(), player)
+    return list(players.values())[:RECENT_NAMES], list(sides.values())[:RECENT_NAMES]
+
+
 def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
     form.first_dealer.choices = choices((n, seat["label"]) for n, seat in enumerate(form.seats()))
     if status == 422 and not errors:
         errors = [SUMMARY]
     block = request.htmx.target if request.htmx.target in ("game_rules", "dealer_choice") else None
+    recent_players, recent_sides = _recent_names()
     return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
-                  errors=errors or [])
+                  errors=errors or [], recent_players=recent_players, recent_sides=recent_sides)
 
 
 @bp.get("/games/new")
@@ -141,6 +158,34 @@ def import_game():
     return _home_page(errors, 422)
 
 
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str):
+    """Start the next game at once: the same sides, seats and rules, dealt first by the seat after the last dealer."""
+    stored = load_or_404(game_id)
+    if not _can_edit(stored):
+        abort(403, "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
+                   "on this phone, tap \u201cStart a new game\u201d on the home page.")
+    if not stored.score.finished:
+        abort(409, "This game isn't over yet: a rematch starts once a side has won. No new game was started.")
+    started = session.get("rematch", {})
+    if started.get("of") == game_id and started.get("at", 0) > time.time() - REMATCH_TAP_SECONDS:
+        # Rematch tapped twice (or sent again on bad Wi-Fi): one new game, not two.
+        return redirect(url_for("games.show", game_id=started["game"]), 303)
+    table = stored.game.table
+    # A new game, so it is checked as new input: the stored rules in full, the same seats, the next dealer.
+    data = {"format": document.FORMAT, "version": document.VERSION, "rules": document.rules_json(stored.game.rules),
+            "sides": document.table_json(table)["sides"], "first_dealer": stored.score.next_dealer, "hands": []}
+    try:
+        game = document.parse_document(data)
+    except RuleError as error:
+        abort(409, "This game's rules can't start a new game any more (" + " ".join(p.message for p in error.problems)
+              + "). No new game was started: tap \u201cStart a new game\u201d on the home page instead.")
+    flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
+    response = _start(game)
+    session["rematch"] = {"of": game_id, "game": response.location.rsplit("/", 1)[-1], "at": time.time()}
+    return response
+
+
 # --- The scoresheet -----------------------------------------------------------------------
 
 
@@ -160,7 +205,56 @@ def show(game_id: str):
     scorekeeper_link = url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) \
         if editable else None
     return render("games/show.html", "scoresheet", editable=editable, settlement=_settlement(stored),
-                  scorekeeper_link=scorekeeper_link, **scoresheet_context(stored))
+                  scorekeeper_link=scorekeeper_link, undo=_undo_offered(stored) if editable else None,
+                  **scoresheet_context(stored))
+
+
+# --- Undo: the last change taken back, while nothing has changed since ------------------------
+
+UNDO_SECONDS = 120  # the button shows for a few seconds; the server allows a slow tap on bad Wi-Fi
+UNDONE = {"add": "Hand {n} taken back.", "edit": "Hand {n} is back as it was.", "delete": "Hand {n} is back."}
+
+
+def _offer_undo(saved: store.Stored, kind: str, position: int, previous: rules.Hand | None) -> None:
+    """Remember on this phone how to take back the change just made: a hand added, edited or deleted."""
+    session["undo"] = {"game": saved.id, "version": saved.record.version, "kind": kind, "position": position,
+                       "hand": document.hand_json(previous)["sides"] if previous is not None else None,
+                       "at": time.time()}
+
+
+def _undo_offered(stored: store.Stored) -> dict | None:
+    """The change this phone may still take back on this game: the game unchanged since, and not long ago."""
+    undo = session.get("undo")
+    if not undo or undo.get("game") != stored.id or undo.get("version") != stored.record.version \
+            or time.time() - undo.get("at", 0) > UNDO_SECONDS:
+        return None
+    return {**undo, "number": undo["position"] + 1}
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    """Take back the last change made on this phone (a hand added, edited or deleted), if nothing changed since."""
+    stored = _editable(game_id)
+    offered = _undo_offered(stored)
+    if offered is None or request.form.get("version", type=int) != stored.record.version:
+        flash("That change can't be taken back any more: the game has changed since, or it was too long ago. "
+              "Edit or delete the hand instead.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    position, kind = offered["position"], offered["kind"]
+    try:
+        if kind == "add":
+            store.delete_hand(stored, position)
+        elif kind == "edit":
+            store.save_checked_hand(stored, position, document.hand_from_json({"sides": offered["hand"]}))
+        else:
+            store.insert_hand(stored, position, document.hand_from_json({"sides": offered["hand"]}))
+    except (store.EditConflict, RuleError):
+        flash("The game changed on another phone at the same moment: nothing was taken back. "
+              "Check the scoresheet.", "error")
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    session.pop("undo", None)
+    flash(UNDONE[kind].format(n=position + 1), "success")
+    return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 MAX_STAKE = Decimal(1_000_000)
@@ -261,7 +355,7 @@ def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int 
     before = _totals_before(stored, position)
     return render("games/hand.html", block, status, stored=stored, form=form, hand_number=position + 1,
                   editing=editing, action=action, preview_url=preview_url, preview=preview,
-                  preset=stored.game.rules.values, game_rules=stored.game.rules, table=table,
+                  preset=rules.PRESETS[stored.game.rules.preset], game_rules=stored.game.rules, table=table,
                   dealer_name=table.player_of_seat(table.dealer(position)),
                   cutter_name=table.player_of_seat(table.cutter(position)),
                   minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
@@ -293,10 +387,12 @@ def _save(stored: store.Stored, position: int) -> Response:
         current_app.logger.info("Refused hand %d of game %s: %s", position + 1, stored.id,
                                 "; ".join(form.page_errors()))
         return _hand_page(stored, form, position, 422)
+    previous = stored.game.hands[position] if editing else None
     try:
-        store.save_checked_hand(stored, position, checked[0])
+        saved = store.save_checked_hand(stored, position, checked[0])
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
+    _offer_undo(saved, "edit" if editing else "add", position, previous)
     flash(f"Hand {position + 1} saved.", "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
     return redirect(url_for("games.show", game_id=stored.id), 303)
@@ -392,29 +488,25 @@ def update_hand(game_id: str, number: int):
     return _save(stored, _hand_position(stored, number))
 
 
-def _last_hand_position(stored: store.Stored, number: int) -> int:
-    """The position of hand `number` if it is the last one: only the last hand can be deleted."""
-    position = _hand_position(stored, number)
-    if position != len(stored.game.hands) - 1:
-        abort(404, "Only the last hand can be deleted; correct earlier hands with Edit.")
-    return position
-
-
 @bp.get("/games/<game_id>/hands/<int:number>/delete")
 def confirm_delete(game_id: str, number: int):
-    """Ask before deleting the last hand."""
+    """Ask before deleting a hand, saying what it removes and what follows from it."""
     stored = _editable(game_id)
-    _last_hand_position(stored, number)
-    return render_template("games/delete.html", number=number, **scoresheet_context(stored))
+    position = _hand_position(stored, number)
+    table = stored.game.table
+    return render_template("games/delete.html", number=number, deleted=stored.score.hands[position],
+                           dealer_name=table.player_of_seat(stored.score.hands[position].dealer),
+                           later=len(stored.game.hands) - number, **scoresheet_context(stored))
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/delete")
 def delete_hand(game_id: str, number: int):
-    """Delete the last hand."""
+    """Delete a hand; the hands after it move up one, and every figure after it is worked out again."""
     stored = _editable(game_id)
-    position = _last_hand_position(stored, number)
+    position = _hand_position(stored, number)
+    deleted = stored.game.hands[position]
     try:
-        store.delete_hand(stored, position)
+        saved = store.delete_hand(stored, position)
     except RuleError as error:
         flash(" ".join(p.message for p in error.problems), "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
@@ -423,5 +515,6 @@ def delete_hand(game_id: str, number: int):
         flash("The game was changed on another phone at the same moment: nothing was deleted. "
               "Check the scoresheet and try again.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
+    _offer_undo(saved, "delete", position, deleted)
     flash(f"Hand {number} deleted.", "success")
     return redirect(url_for("games.show", game_id=game_id), 303)

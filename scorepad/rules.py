@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 
@@ -82,146 +82,356 @@ WILD_CANASTA_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Preset:
-    """The values one kind of table plays with."""
 
-    key: str
-    name: str
-    description: str
-    modern: bool  # exposed 3s of both colours, special canastas, special hands
-    target: int
-    threes_schedule: tuple[int, ...]  # value of n 3s of one colour (classic: red 3s, 2 decks)
-    threes_schedule_three_decks: tuple[int, ...]  # classic with three sides
-    all_eight_threes: int | None  # wca: a side holding all eight 3s
+VALUE_LABELS = {
+    "natural_canasta": "Natural canasta", "mixed_canasta": "Mixed canasta", "sevens_canasta": "Sevens canasta",
+    "aces_canasta": "Pure aces canasta", "wild_canasta_deuces": "Wild canasta of seven 2s",
+    "wild_canasta_jokers": "Wild canasta of four jokers and three 2s",
+    "wild_canasta_mixed": "Wild canasta of any other mix", "going_out": "Going out",
+    "going_out_concealed": "Going out concealed", "perfect_cut": "Perfect cut",
+    "incomplete_sevens": "Unfinished sevens meld", "incomplete_aces": "Unfinished aces meld",
+    "incomplete_wild": "Unfinished wild-card meld", "dirty_sevens": "A player caught with three 7s",
+    "dirty_aces": "A player caught with three aces", "three_in_hand": "Each 3 left in hand",
+    "red_three_in_hand": "Each red 3 left in hand", "failed_go_out_ask": "Asked to go out, then didn't",
+    "failed_pile_take": "Took the pile, couldn't use its top card",
+    "each": "Each red 3", "all_four": "All four red 3s", "five": "Five red 3s", "six": "Six red 3s",
+}
+
+# --- Table rules: every value a table may play differently ----------------------------------------
+#
+# A game's Rules hold every value (docs/api.md "Table rules"); a preset is a complete set of them.
+# A game keeps its own complete copy, so changing a preset here never changes a stored game.
+
+VALUE_KEYS = ("natural_canasta", "mixed_canasta", "sevens_canasta", "aces_canasta", "wild_canasta_deuces",
+              "wild_canasta_jokers", "wild_canasta_mixed", "going_out", "going_out_concealed", "perfect_cut",
+              "incomplete_sevens", "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces",
+              "three_in_hand", "red_three_in_hand", "failed_go_out_ask", "failed_pile_take")
+TIES = ("play_on", "shared", "went_out")
+COUNTS_WITHOUT_CANASTA = ("negative", "melded_minus_hand")
+RED_THREE_KEYS = ("each", "all_four", "five", "six")
+MOST_POINTS = 100_000  # any value, target or band over this is absurd
+
+
+@dataclass(frozen=True)
+class Values:
+    """What each canasta, bonus and penalty is worth (penalties as positive numbers; 0: not played)."""
+
     natural_canasta: int
     mixed_canasta: int
     sevens_canasta: int
     aces_canasta: int
-    wild_canasta: Mapping[str, int]
+    wild_canasta_deuces: int
+    wild_canasta_jokers: int
+    wild_canasta_mixed: int
     going_out: int
-    going_out_concealed: int | None
-    canastas_to_go_out: int
-    perfect_cut_default: bool
-    perfect_cut_bonus: int
+    going_out_concealed: int
+    perfect_cut: int
     incomplete_sevens: int
     incomplete_aces: int
     incomplete_wild: int
     dirty_sevens: int
     dirty_aces: int
     three_in_hand: int
-    last_draw_three: int
     red_three_in_hand: int
     failed_go_out_ask: int
     failed_pile_take: int
-    wipeout_default: bool
-    special_hands: Mapping[str, int]
-    minimum_counts: tuple[tuple[int, int], ...]  # (from cumulative, minimum count), ascending; the first row covers everything below
+
+    def wild_canasta(self, kind: str) -> int:
+        """The points of a wild-card canasta of this kind (deuces, jokers, mixed); 0 where not played."""
+        return getattr(self, f"wild_canasta_{kind}", 0) if kind in WILD_CANASTA_KINDS else 0
 
 
-_MODERN_MINIMUM_COUNTS = ((-(10**9), 125), (3000, 155), (5000, 180))
-_MODERN_THREES = (0, 100, 300, 500, 1000)
-_NOT_MODERN: dict[str, Any] = dict(
-    going_out_concealed=None,
-    red_three_in_hand=0,
-    failed_go_out_ask=0,
-    failed_pile_take=0,
-    threes_schedule_three_decks=(),
+@dataclass(frozen=True)
+class RedThrees:
+    """Classic red 3s: each one, all four (two decks), five and six (three decks)."""
+
+    each: int
+    all_four: int
+    five: int
+    six: int
+
+
+@dataclass(frozen=True)
+class Band:
+    """A row of the Minimum Count table: from this cumulative score (None: the first row, negatives too)."""
+
+    start: int | None
+    minimum: int
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one game: every value, from its preset and the table's own house rules."""
+
+    preset: str
+    target: int
+    tie: str
+    minimum_counts: tuple[Band, ...]
+    canastas_to_go_out: int
+    count_without_canasta: str
+    threes: tuple[int, ...]  # modern: 0 to 4 exposed 3s of one colour
+    all_eight_threes: int | None
+    red_threes: RedThrees
+    values: Values
+    wipeout: bool
+    perfect_cut: bool
+    special_hands: tuple[tuple[str, int], ...]
+
+    @property
+    def modern(self) -> bool:
+        """Modern canasta (3s of both colours exposed, special canastas and hands) or classic."""
+        return PRESETS[self.preset].modern if self.preset in PRESETS else self.preset != "classic"
+
+    @property
+    def preset_name(self) -> str:
+        """The preset's name, as a player says it."""
+        return PRESETS[self.preset].name if self.preset in PRESETS else self.preset
+
+    def special_hand_value(self, key: str) -> int | None:
+        """Points of a special hand in this game, None where the game does not allow it."""
+        return dict(self.special_hands).get(key)
+
+    def has(self, name: str) -> bool:
+        """Whether this game has the side entry `name` (a value of 0 means the table does not play it)."""
+        v = self.values
+        return {
+            "black_threes": self.modern, "has_melded": not self.modern,
+            "sevens_canasta": v.sevens_canasta > 0, "aces_canasta": v.aces_canasta > 0,
+            "wild_canasta": any(v.wild_canasta(kind) > 0 for kind in WILD_CANASTA_KINDS),
+            "incomplete_sevens": v.incomplete_sevens > 0, "incomplete_aces": v.incomplete_aces > 0,
+            "incomplete_wild": v.incomplete_wild > 0, "dirty_sevens": v.dirty_sevens > 0,
+            "dirty_aces": v.dirty_aces > 0, "threes_in_hand": v.three_in_hand > 0,
+            "last_draw_three": v.three_in_hand > 0, "concealed": v.going_out_concealed > 0,
+            "red_threes_in_hand": v.red_three_in_hand > 0, "failed_go_out_asks": v.failed_go_out_ask > 0,
+            "failed_pile_takes": v.failed_pile_take > 0, "perfect_cut": self.perfect_cut and v.perfect_cut > 0,
+            "special_hand": bool(self.special_hands),
+        }.get(name, True)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of table rules: the values one kind of table plays with."""
+
+    key: str
+    name: str
+    description: str
+    modern: bool  # exposed 3s of both colours, special canastas, special hands
+    rules: Rules
+
+
+_MODERN_VALUES = Values(
+    natural_canasta=500, mixed_canasta=300, sevens_canasta=2500, aces_canasta=2500,
+    wild_canasta_deuces=3000, wild_canasta_jokers=2500, wild_canasta_mixed=2000,
+    going_out=100, going_out_concealed=0, perfect_cut=100,
+    incomplete_sevens=2500, incomplete_aces=2500, incomplete_wild=2000, dirty_sevens=1500, dirty_aces=1500,
+    three_in_hand=0,  # modern and cla: a 3 left in hand is a card, 5 in the Count
+    red_three_in_hand=0, failed_go_out_ask=0, failed_pile_take=0,
 )
-
-MODERN = Preset(
-    key="modern",
-    name="Modern American",
-    description="Modern American Canasta: 8,500 to win, special canastas and special hands.",
-    modern=True,
-    target=8500,
-    threes_schedule=_MODERN_THREES,
-    all_eight_threes=None,
-    natural_canasta=500,
-    mixed_canasta=300,
-    sevens_canasta=2500,
-    aces_canasta=2500,
-    wild_canasta={"deuces": 3000, "jokers": 2500, "mixed": 2000},
-    going_out=100,
-    canastas_to_go_out=2,
-    perfect_cut_default=True,
-    perfect_cut_bonus=100,
-    incomplete_sevens=2500,
-    incomplete_aces=2500,
-    incomplete_wild=2000,
-    dirty_sevens=1500,
-    dirty_aces=1500,
-    three_in_hand=100,
-    last_draw_three=100,
-    wipeout_default=False,
-    special_hands={"straight": 3000, "pairs": 2500, "wild_pairs": 2000,
-                   "pungs_kongs": 2000, "zip_code": 2500},
-    minimum_counts=_MODERN_MINIMUM_COUNTS,
-    **_NOT_MODERN,
+_CLASSIC_RED_THREES = RedThrees(each=100, all_four=800, five=1000, six=1200)
+_MODERN_RULES = Rules(
+    preset="modern", target=8500, tie="play_on",
+    minimum_counts=(Band(None, 125), Band(3000, 155), Band(5000, 180)),
+    canastas_to_go_out=2, count_without_canasta="negative",
+    threes=(0, 100, 300, 500, 1000), all_eight_threes=None, red_threes=_CLASSIC_RED_THREES,
+    values=_MODERN_VALUES, wipeout=False, perfect_cut=True,
+    special_hands=(("straight", 3000), ("pairs", 2500), ("wild_pairs", 2000), ("pungs_kongs", 2000),
+                   ("zip_code", 2500)),
 )
 
 # cla and wca are modern canasta with their own values: each says only how it differs.
 PRESETS: Mapping[str, Preset] = {
-    "modern": MODERN,
-    "cla": replace(
-        MODERN,
-        key="cla",
-        name="CLA",
-        description="Canasta League of America: modern scoring with more special hands; a last-card 3 costs 5.",
-        last_draw_three=5,
-        special_hands={"pairs": 2500, "wild_pairs": 2000, "miami_pairs": 2500,
-                       "pungs_kongs": 3000, "zip_code": 2500, "blast_off": 3000,
-                       "triples": 3500, "quads": 3500, "dream_4": 8500, "dream_5": 8500},
-    ),
-    "wca": replace(
-        MODERN,
-        key="wca",
-        name="WCA",
-        description="World Canasta Association: bigger wild canastas, 200 for going out, wipeout on.",
-        all_eight_threes=3000,
-        wild_canasta={"deuces": 4000, "jokers": 3000, "mixed": 2500},
-        going_out=200,
-        incomplete_wild=2500,
-        wipeout_default=True,
-        special_hands={"straight": 3000, "pairs": 3000, "wild_pairs": 3000,
-                       "miami_pairs": 3000, "pungs_kongs": 3000, "zip_code": 3000,
-                       "blast_off": 3000, "triples": 3000, "quads": 3000,
-                       "dream_545": 3000, "deuce_pairs": 3000},
-    ),
-    "classic": Preset(
-        key="classic",
-        name="Classic",
-        description="Classic Canasta: 5,000 to win, red 3s only, no special canastas or hands; six players allowed.",
-        modern=False,
-        target=5000,
-        threes_schedule=(0, 100, 200, 300, 800),
-        threes_schedule_three_decks=(0, 100, 200, 300, 400, 1000, 1200),
-        all_eight_threes=None,
-        natural_canasta=500,
-        mixed_canasta=300,
-        sevens_canasta=0,
-        aces_canasta=0,
-        wild_canasta={},
-        going_out=100,
-        going_out_concealed=200,
-        canastas_to_go_out=1,
-        perfect_cut_default=False,
-        perfect_cut_bonus=100,
-        incomplete_sevens=0,
-        incomplete_aces=0,
-        incomplete_wild=0,
-        dirty_sevens=0,
-        dirty_aces=0,
-        three_in_hand=0,
-        last_draw_three=0,
-        red_three_in_hand=500,
-        failed_go_out_ask=100,
-        failed_pile_take=50,
-        wipeout_default=False,
-        special_hands={},
-        minimum_counts=((-(10**9), 15), (0, 50), (1500, 90), (3000, 120)),
-    ),
+    "modern": Preset("modern", "Modern American",
+                     "Modern American Canasta: 8,500 to win, special canastas and special hands.", True, _MODERN_RULES),
+    "cla": Preset("cla", "CLA", "Canasta League of America: modern scoring with more special hands.", True,
+                  replace(_MODERN_RULES, preset="cla", special_hands=(
+                      ("pairs", 2500), ("wild_pairs", 2000), ("miami_pairs", 2500), ("pungs_kongs", 3000),
+                      ("zip_code", 2500), ("blast_off", 3000), ("triples", 3500), ("quads", 3500),
+                      ("dream_4", 8500), ("dream_5", 8500)))),
+    "wca": Preset("wca", "WCA", "World Canasta Association: bigger wild canastas, 200 for going out, "
+                                "100 for each 3 left in hand, wipeout on.", True,
+                  replace(_MODERN_RULES, preset="wca", all_eight_threes=3000, wipeout=True,
+                          values=replace(_MODERN_VALUES, wild_canasta_deuces=4000, wild_canasta_jokers=3000,
+                                         wild_canasta_mixed=2500, going_out=200, incomplete_wild=2500,
+                                         three_in_hand=100),
+                          special_hands=tuple((key, 3000) for key in (
+                              "straight", "pairs", "wild_pairs", "miami_pairs", "pungs_kongs", "zip_code",
+                              "blast_off", "triples", "quads", "dream_545", "deuce_pairs")))),
+    "classic": Preset("classic", "Classic", "Classic Canasta: 5,000 to win, red 3s only, no special canastas "
+                                           "or hands; six players allowed.", False,
+                      Rules(preset="classic", target=5000, tie="play_on",
+                            minimum_counts=(Band(None, 15), Band(0, 50), Band(1500, 90), Band(3000, 120)),
+                            canastas_to_go_out=1, count_without_canasta="melded_minus_hand",
+                            threes=(0, 100, 300, 500, 1000), all_eight_threes=None, red_threes=_CLASSIC_RED_THREES,
+                            values=Values(natural_canasta=500, mixed_canasta=300, sevens_canasta=0, aces_canasta=0,
+                                          wild_canasta_deuces=0, wild_canasta_jokers=0, wild_canasta_mixed=0,
+                                          going_out=100, going_out_concealed=200, perfect_cut=100,
+                                          incomplete_sevens=0, incomplete_aces=0, incomplete_wild=0,
+                                          dirty_sevens=0, dirty_aces=0, three_in_hand=0, red_three_in_hand=500,
+                                          failed_go_out_ask=100, failed_pile_take=50),
+                            wipeout=False, perfect_cut=False, special_hands=())),
 }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """Every key of a game's rules as the document carries them (docs/api.md "Table rules")."""
+    return {
+        "preset": rules.preset, "target": rules.target, "tie": rules.tie,
+        "minimum_counts": [{"from": band.start, "minimum": band.minimum} for band in rules.minimum_counts],
+        "canastas_to_go_out": rules.canastas_to_go_out, "count_without_canasta": rules.count_without_canasta,
+        "threes": list(rules.threes), "all_eight_threes": rules.all_eight_threes,
+        "red_threes": {key: getattr(rules.red_threes, key) for key in RED_THREE_KEYS},
+        "values": {key: getattr(rules.values, key) for key in VALUE_KEYS},
+        "wipeout": rules.wipeout, "perfect_cut": rules.perfect_cut, "special_hands": dict(rules.special_hands),
+    }
+
+
+RULE_KEYS = tuple(rules_json(_MODERN_RULES))
+
+
+def rules_from_json(data: Mapping[str, Any]) -> Rules:
+    """A game's rules as stored (trusted: checked when they came in); a key an older game lacks is its preset's."""
+    preset = PRESETS[data["preset"]].rules if data.get("preset") in PRESETS else _MODERN_RULES
+    full = {**rules_json(preset), **data}
+    return Rules(
+        preset=full["preset"], target=full["target"], tie=full["tie"],
+        minimum_counts=tuple(Band(band["from"], band["minimum"]) for band in full["minimum_counts"]),
+        canastas_to_go_out=full["canastas_to_go_out"], count_without_canasta=full["count_without_canasta"],
+        threes=tuple(full["threes"]), all_eight_threes=full["all_eight_threes"],
+        red_threes=RedThrees(**{key: full["red_threes"].get(key, getattr(preset.red_threes, key))
+                                for key in RED_THREE_KEYS}),
+        values=Values(**{key: full["values"].get(key, getattr(preset.values, key)) for key in VALUE_KEYS}),
+        wipeout=full["wipeout"], perfect_cut=full["perfect_cut"],
+        special_hands=tuple(full["special_hands"].items()),
+    )
+
+
+def is_whole_number(value: object) -> bool:
+    """Whether a value from JSON is an integer (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _points_problem(value: object, what: str, lowest: int = 0) -> str | None:
+    """Why `value` can't be a number of points here, or None: whole, in fives, from `lowest` to 100,000."""
+    if not is_whole_number(value):
+        return f"{what}: give a whole number of points, like 500."
+    assert isinstance(value, int)
+    if value < lowest:
+        return f"{what}: can't be negative." if lowest == 0 else f"{what}: at least {lowest:,}."
+    if value > MOST_POINTS:
+        return f"{what}: at most {MOST_POINTS:,} points."
+    if value % 5:
+        return f"{what}: points are a multiple of 5."
+    return None
+
+
+def _check_minimum_counts(value: object) -> Iterator[tuple[tuple, str]]:
+    """Minimum Count bands: a first row from null, then rising starts, each with its minimum."""
+    if not isinstance(value, list) or not value:
+        yield (), "Minimum Counts: list the bands, like [{\"from\": null, \"minimum\": 125}, {\"from\": 3000, ...}]."
+        return
+    previous: int | None = None
+    for i, band in enumerate(value):
+        if not isinstance(band, Mapping) or set(band) - {"from", "minimum"} or "minimum" not in band:
+            yield (i,), "A Minimum Count band is {\"from\": score or null, \"minimum\": points}."
+            continue
+        start = band.get("from")
+        if i == 0 and start is not None:
+            yield (i, "from"), "The first Minimum Count band starts from null: it covers every lower score."
+        elif i > 0 and (not isinstance(start, int) or isinstance(start, bool) or abs(start) > MOST_POINTS):
+            yield (i, "from"), "A Minimum Count band starts from a score, like 3000."
+        elif i > 0 and previous is not None and isinstance(start, int) and start <= previous:
+            yield (i, "from"), "Minimum Count bands go up: each starts above the one before."
+        problem = _points_problem(band["minimum"], "Minimum Count")
+        if problem:
+            yield (i, "minimum"), problem
+        if i > 0 and isinstance(start, int):
+            previous = start
+
+
+def make_rules(preset: str, **house: Any) -> Rules:
+    """A game's rules: the preset's values with the table's own (any subset of docs/api.md's table rules);
+    RuleError naming each key that is unknown, of the wrong kind or absurd."""
+    if not isinstance(preset, str):  # a list or an object can't even be looked up
+        raise RuleError([Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic.")])
+    if preset not in PRESETS:
+        shown = f" {preset!r}" if len(preset) <= 20 else ""
+        raise RuleError([Problem(("rules", "preset"), f"Unknown preset{shown}: choose modern, cla, wca or classic.")])
+    base = PRESETS[preset]
+    problems: list[Problem] = []
+
+    def refuse(path: tuple, message: str) -> None:
+        problems.append(Problem(("rules", *path), message))
+
+    house = {key: value for key, value in house.items() if value is not None}
+    for key in house:
+        if key not in RULE_KEYS:
+            refuse((key,), f"Unknown table rule {key!r}.")
+    merged = rules_json(base.rules)
+    for key in ("wipeout", "perfect_cut"):
+        if key in house and not isinstance(house[key], bool):
+            refuse((key,), f"{key.replace('_', ' ').capitalize()}: true or false.")
+    if "target" in house:
+        problem = _points_problem(house["target"], "The target", lowest=5)
+        if problem:
+            refuse(("target",), problem)
+    for key, choices in (("tie", TIES), ("count_without_canasta", COUNTS_WITHOUT_CANASTA)):
+        if key in house and house[key] not in choices:
+            refuse((key,), f"{key.replace('_', ' ').capitalize()}: one of {', '.join(choices)}.")
+    if "canastas_to_go_out" in house and (not is_whole_number(house["canastas_to_go_out"])
+                                          or not 0 <= house["canastas_to_go_out"] <= 10):
+        refuse(("canastas_to_go_out",), "Canastas to go out: a number from 0 to 10.")
+    if "minimum_counts" in house:
+        for path, message in _check_minimum_counts(house["minimum_counts"]):
+            refuse(("minimum_counts", *path), message)
+    if "threes" in house:
+        threes = house["threes"]
+        if not isinstance(threes, list) or len(threes) != 5:
+            refuse(("threes",), "3s: the value of 0, 1, 2, 3 and 4 of one colour, like [0, 100, 300, 500, 1000].")
+        else:
+            for i, points in enumerate(threes):
+                problem = _points_problem(points, f"{i} 3s")
+                if problem:
+                    refuse(("threes", i), problem)
+    if "all_eight_threes" in house:
+        problem = _points_problem(house["all_eight_threes"], "All eight 3s")
+        if problem:
+            refuse(("all_eight_threes",), problem)
+    for key, names in (("red_threes", RED_THREE_KEYS), ("values", VALUE_KEYS)):
+        if key not in house:
+            continue
+        if not isinstance(house[key], Mapping):
+            refuse((key,), f"{key.replace('_', ' ').capitalize()}: give each value by name, like "
+                           f"{{\"{names[0]}\": 500}}.")
+            continue
+        for name, points in house[key].items():
+            if name not in names:
+                refuse((key, name), f"Unknown value {name!r}.")
+            else:
+                problem = _points_problem(points, VALUE_LABELS.get(name, name.replace("_", " ").capitalize()))
+                if problem:
+                    refuse((key, name), problem)
+        if not problems:
+            merged[key] = {**merged[key], **house[key]}
+    if "special_hands" in house:
+        hands = house["special_hands"]
+        if not isinstance(hands, Mapping):
+            refuse(("special_hands",), "Special hands: give each hand's points, like {\"pairs\": 2500}.")
+        else:
+            for key, points in hands.items():
+                if key not in SPECIAL_HAND_NAMES:
+                    refuse(("special_hands", key), f"There is no special hand called {key!r}.")
+                elif not base.modern:
+                    refuse(("special_hands", key), "Classic canasta has no special hands.")
+                else:
+                    problem = _points_problem(points, SPECIAL_HAND_NAMES[key], lowest=5)
+                    if problem:
+                        refuse(("special_hands", key), problem)
+    if problems:
+        raise RuleError(problems)
+    for key, value in house.items():
+        if key not in ("red_threes", "values"):
+            merged[key] = value
+    return rules_from_json(merged)
 
 
 # --- The pack -------------------------------------------------------------------
@@ -322,6 +532,7 @@ class SideEntry:
     red_threes_in_hand: int = 0
     failed_go_out_asks: int = 0
     failed_pile_takes: int = 0
+    reported_base: int | None = None  # the paper way: the side's Base as the table reports it
     count: int | None = None
     cards: Cards | None = None
 
@@ -345,12 +556,10 @@ SIDE_FIELDS = tuple(f.name for f in fields(SideEntry))
 INT_FIELDS = tuple(f.name for f in fields(SideEntry) if f.type == "int")
 BOOL_FIELDS = tuple(f.name for f in fields(SideEntry) if f.type == "bool")
 CARD_KINDS = tuple(f.name for f in fields(CardCounts))
-MODERN_ONLY_FIELDS = ("black_threes", "sevens_canasta", "aces_canasta", "wild_canasta",
-                      "incomplete_sevens", "incomplete_aces", "incomplete_wild",
-                      "dirty_sevens", "dirty_aces", "threes_in_hand", "last_draw_three",
-                      "special_hand")
-CLASSIC_ONLY_FIELDS = ("concealed", "has_melded", "red_threes_in_hand",
-                       "failed_go_out_asks", "failed_pile_takes")
+# Whole numbers that may be negative and are not counted entries: the Count and a reported Base.
+FIGURE_FIELDS = ("reported_base", "count")
+# What a side reporting its own Base may still give: the Count (as a number or a grid).
+WITH_REPORTED_BASE = ("reported_base", "count", "cards")
 
 FIELD_LABELS = {
     "red_threes": "Red 3s", "black_threes": "Black 3s",
@@ -365,7 +574,7 @@ FIELD_LABELS = {
     "special_hand": "Special hand", "has_melded": "Melded this hand",
     "red_threes_in_hand": "Red 3s left in hand", "failed_go_out_asks": "Asked to go out, then didn't",
     "failed_pile_takes": "Took the pile, couldn't use the top card",
-    "count": "Count", "cards": "Counting grid",
+    "count": "Count", "cards": "Counting grid", "reported_base": "Base as reported",
 }
 
 
@@ -422,82 +631,12 @@ class Table:
         return Pack(decks=3 if len(self.sides) == 3 else 2)
 
 
-@dataclass(frozen=True)
-class Rules:
-    """The rules of one game: a preset and the table's overrides."""
-
-    preset: str
-    target: int
-    wipeout: bool
-    perfect_cut: bool
-    special_hands: tuple[tuple[str, int], ...]
-
-    @property
-    def values(self) -> Preset:
-        """The preset's table of values."""
-        return PRESETS[self.preset]
-
-    def special_hand_value(self, key: str) -> int | None:
-        """Points of a special hand in this game, None where the game does not allow it."""
-        return dict(self.special_hands).get(key)
-
-
-def is_whole_number(value: object) -> bool:
-    """Whether a value from JSON is an integer (true and false are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def make_rules(preset: str, target: int | None = None, wipeout: bool | None = None, perfect_cut: bool | None = None,
-               special_hands: Mapping[str, int] | None = None) -> Rules:
-    """The rules of a game: the preset's values with the given overrides; RuleError if any is bad."""
-    problems = []
-    if not isinstance(preset, str):  # a list or an object can't even be looked up
-        raise RuleError([Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic.")])
-    if preset not in PRESETS:
-        shown = f" {preset!r}" if len(preset) <= 20 else ""
-        raise RuleError([Problem(("rules", "preset"),
-                                 f"Unknown preset{shown}: choose modern, cla, wca or classic.")])
-    values = PRESETS[preset]
-    if target is None:
-        target = values.target
-    elif not is_whole_number(target) or target <= 0 or target % 5:
-        problems.append(Problem(("rules", "target"),
-                                "The target must be a positive number of points, a multiple of 5."))
-    for key, value in (("wipeout", wipeout), ("perfect_cut", perfect_cut)):
-        if value is not None and not isinstance(value, bool):
-            problems.append(Problem(("rules", key), f"{key.replace('_', ' ').capitalize()} must be true or false."))
-    if special_hands is None:
-        hands = tuple(values.special_hands.items())
-    elif not isinstance(special_hands, Mapping):
-        problems.append(Problem(("rules", "special_hands"), "Special hands must map each hand to its points."))
-        hands = ()
-    else:
-        hands = tuple(special_hands.items())
-        for key, points in hands:
-            if key not in SPECIAL_HAND_NAMES:
-                problems.append(Problem(("rules", "special_hands", key), f"There is no special hand called {key!r}."))
-            elif not values.modern:
-                problems.append(Problem(("rules", "special_hands", key), "Classic canasta has no special hands."))
-            elif not is_whole_number(points) or points <= 0 or points % 5:
-                problems.append(Problem(("rules", "special_hands", key),
-                                        f"{SPECIAL_HAND_NAMES[key]}: points must be a positive multiple of 5."))
-    if problems:
-        raise RuleError(problems)
-    return Rules(
-        preset=preset,
-        target=target,
-        wipeout=values.wipeout_default if wipeout is None else wipeout,
-        perfect_cut=values.perfect_cut_default if perfect_cut is None else perfect_cut,
-        special_hands=hands,
-    )
-
-
 def check_table(rules: Rules, table: Table) -> None:
     """Refuse a table the preset cannot seat, or a first dealer who is not at it."""
     problems = []
     sizes = {len(side.players) for side in table.sides}
     n = len(table.sides)
-    if n == 3 and rules.preset != "classic":
+    if n == 3 and rules.modern:
         problems.append(Problem(("sides",), "Three sides play only in classic canasta."))
     elif n == 3 and sizes != {2}:
         problems.append(Problem(("sides",), "Three sides play as three partnerships of two."))
@@ -520,14 +659,20 @@ def check_table(rules: Rules, table: Table) -> None:
 # --- Figures ------------------------------------------------------------------
 
 
+def counted(entry: SideEntry) -> SideEntry:
+    """What of a side's entry counts: a side that laid down a special hand scores the hand alone, whatever
+    else was entered for it (kept, but not counted)."""
+    return SideEntry(special_hand=entry.special_hand) if entry.special_hand is not None else entry
+
+
 def side_count(rules: Rules, entry: SideEntry) -> int:
-    """The Count: melded minus in hand; in the modern presets a side with no canasta counts every card against it."""
+    """The Count: melded minus in hand; where the table says so, a side with no canasta counts every card against it."""
     if entry.special_hand is not None:
         return 0
     if entry.cards is None:
         return entry.count or 0
     melded, in_hand = entry.cards.melded.points(), entry.cards.in_hand.points()
-    if rules.values.modern and entry.canastas == 0:
+    if rules.count_without_canasta == "negative" and entry.canastas == 0 and entry.reported_base is None:
         return -(melded + in_hand)
     return melded - in_hand
 
@@ -542,37 +687,43 @@ def _has_melded(rules: Rules, entry: SideEntry) -> bool:
 def melding_unclear(rules: Rules, entry: SideEntry) -> bool:
     """Classic: whether red 3s are on the table but the entries can't tell if the side melded
     (no canasta, a Count of 0 or less, and has_melded not given), so the scorekeeper must say."""
-    return (not rules.values.modern and entry.red_threes > 0 and entry.has_melded is None
+    return (not rules.modern and entry.red_threes > 0 and entry.has_melded is None
             and entry.canastas == 0 and side_count(rules, entry) <= 0)
+
+
+def classic_red_threes(rules: Rules, table: Table, red_threes: int) -> int:
+    """Classic: what a side's red 3s are worth, before their sign (all four of two decks, five or six of three)."""
+    red = rules.red_threes
+    if table.pack.decks == 2 and red_threes == 4:
+        return red.all_four
+    if table.pack.decks == 3 and red_threes in (5, 6):
+        return red.five if red_threes == 5 else red.six
+    return red.each * red_threes
 
 
 def threes_value(rules: Rules, table: Table, entry: SideEntry) -> int:
     """What the side's exposed 3s are worth, with their sign."""
-    values = rules.values
-    if not values.modern:
-        schedule = values.threes_schedule_three_decks if table.pack.decks == 3 else values.threes_schedule
-        value = schedule[entry.red_threes]
+    if not rules.modern:
+        value = classic_red_threes(rules, table, entry.red_threes)
         return value if _has_melded(rules, entry) else -value
-    if values.all_eight_threes is not None and entry.red_threes == entry.black_threes == 4:
-        value = values.all_eight_threes
+    if rules.all_eight_threes is not None and entry.red_threes == entry.black_threes == 4:
+        value = rules.all_eight_threes
     else:
-        value = values.threes_schedule[entry.red_threes] + values.threes_schedule[entry.black_threes]
+        value = rules.threes[entry.red_threes] + rules.threes[entry.black_threes]
     if entry.canastas == 0:
         return -value
     return 0 if entry.canastas == 1 else value
 
 
 def penalties(rules: Rules, entry: SideEntry) -> int:
-    """Points taken off the side's Base."""
+    """Points taken off the side's Base (a 3 drawn last is one of the 3s left in hand)."""
     values = rules.values
-    last_draw = int(entry.last_draw_three)
     return (values.incomplete_sevens * entry.incomplete_sevens
             + values.incomplete_aces * entry.incomplete_aces
             + values.incomplete_wild * entry.incomplete_wild
             + values.dirty_sevens * entry.dirty_sevens
             + values.dirty_aces * entry.dirty_aces
-            + values.three_in_hand * (entry.threes_in_hand - last_draw)
-            + values.last_draw_three * last_draw
+            + values.three_in_hand * entry.threes_in_hand
             + values.red_three_in_hand * entry.red_threes_in_hand
             + values.failed_go_out_ask * entry.failed_go_out_asks
             + values.failed_pile_take * entry.failed_pile_takes)
@@ -583,24 +734,26 @@ def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
     values = rules.values
     if entry.special_hand is not None:
         return rules.special_hand_value(entry.special_hand) or 0
+    if entry.reported_base is not None:
+        return entry.reported_base
     canastas = (values.natural_canasta * entry.natural_canastas
                 + values.mixed_canasta * entry.mixed_canastas
                 + values.sevens_canasta * entry.sevens_canasta
                 + values.aces_canasta * entry.aces_canasta
-                + (values.wild_canasta.get(entry.wild_canasta, 0) if entry.wild_canasta else 0))
+                + (values.wild_canasta(entry.wild_canasta) if entry.wild_canasta else 0))
     going_out = 0
     if entry.went_out:
-        going_out = (values.going_out_concealed or 0) if entry.concealed else values.going_out
-    perfect_cut = values.perfect_cut_bonus if entry.perfect_cut and rules.perfect_cut else 0
+        going_out = values.going_out_concealed if entry.concealed else values.going_out
+    perfect_cut = values.perfect_cut if entry.perfect_cut and rules.perfect_cut else 0
     return threes_value(rules, table, entry) + canastas + going_out + perfect_cut - penalties(rules, entry)
 
 
 def minimum_count(rules: Rules, cumulative: int) -> int:
-    """The points a side's opening meld must reach, from its cumulative score."""
-    requirement = rules.values.minimum_counts[0][1]
-    for threshold, value in rules.values.minimum_counts:
-        if cumulative >= threshold:
-            requirement = value
+    """The points a side's opening meld must reach: the minimum of the last band its cumulative reaches."""
+    requirement = rules.minimum_counts[0].minimum
+    for band in rules.minimum_counts[1:]:
+        if band.start is not None and cumulative >= band.start:
+            requirement = band.minimum
     return requirement
 
 
@@ -622,7 +775,7 @@ class _Side:
     hand_index: int
 
     @property
-    def values(self) -> Preset:
+    def values(self) -> Values:
         return self.rules.values
 
     @property
@@ -632,14 +785,14 @@ class _Side:
 
 SideFinding = tuple  # (field name or path under the side, message)
 HandFinding = tuple  # (message, ((side, field name), ...))
+SideCheck = Callable[["_Side"], Iterator[SideFinding]]
 
 
 def _only_what_the_game_has(s: _Side) -> Iterator[SideFinding]:
     """§5.10: an entry the game's rules do not have (black 3s, special canastas or hands in classic)."""
-    absent = MODERN_ONLY_FIELDS if not s.values.modern else CLASSIC_ONLY_FIELDS
-    for name in absent:
-        if getattr(s.entry, name) != SideEntry.__dataclass_fields__[name].default:
-            yield name, f"{FIELD_LABELS[name]}: not part of {s.values.name} canasta."
+    for name in s.entry.entered_fields():
+        if name != "perfect_cut" and not s.rules.has(name):  # the perfect cut says why in its own check
+            yield name, f"{FIELD_LABELS[name]}: not part of this game's rules ({s.rules.preset_name})."
 
 
 def _numbers_in_range(s: _Side) -> Iterator[SideFinding]:
@@ -664,8 +817,11 @@ def _numbers_in_range(s: _Side) -> Iterator[SideFinding]:
 
 def _known_wild_canasta(s: _Side) -> Iterator[SideFinding]:
     """§5.10: a wild-card canasta is one of the three kinds the rules know."""
-    if s.entry.wild_canasta is not None and s.entry.wild_canasta not in WILD_CANASTA_KINDS:
+    kind = s.entry.wild_canasta
+    if kind is not None and kind not in WILD_CANASTA_KINDS:
         yield "wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix."
+    elif kind is not None and s.rules.has("wild_canasta") and not s.values.wild_canasta(kind):
+        yield "wild_canasta", f"Wild-card canasta of {WILD_CANASTA_NAMES[kind]}: this game doesn't play it."
 
 
 def _last_card_is_a_three_in_hand(s: _Side) -> Iterator[SideFinding]:
@@ -686,25 +842,16 @@ def _special_meld_closed_or_unfinished(s: _Side) -> Iterator[SideFinding]:
 def _special_hand_allowed(s: _Side) -> Iterator[SideFinding]:
     """§5.10: a special hand the game's rules allow."""
     key = s.entry.special_hand
-    if key is not None and s.values.modern and s.rules.special_hand_value(key) is None:
+    if key is not None and s.rules.modern and s.rules.special_hand_value(key) is None:
         yield "special_hand", f"{special_hand_name(key)} is not a special hand allowed in this game."
-
-
-def _special_hand_scores_alone(s: _Side) -> Iterator[SideFinding]:
-    """§3 Special hands: a side that lays down a special hand scores only the hand."""
-    if s.entry.special_hand is None or not s.values.modern:
-        return
-    for name in s.entry.entered_fields():
-        if name == "special_hand" or (name == "count" and s.entry.count == 0):
-            continue
-        yield name, f"{FIELD_LABELS[name]}: a side that lays down a special hand scores only the hand."
 
 
 def _going_out_needs_canastas(s: _Side) -> Iterator[SideFinding]:
     """§5.4: going out needs the canastas the game asks for, and (modern) no unfinished special meld."""
-    entry, need = s.entry, s.values.canastas_to_go_out
+    entry, need = s.entry, s.rules.canastas_to_go_out
     if entry.went_out and entry.canastas < need:
-        yield "went_out", f"Going out needs {'two closed canastas' if need == 2 else 'a closed canasta'}."
+        needed = {1: "a closed canasta", 2: "two closed canastas"}.get(need, f"{need} closed canastas")
+        yield "went_out", f"Going out needs {needed}."
     if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
         yield "went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table."
 
@@ -742,7 +889,7 @@ def _counting_grid_fits_the_pack(s: _Side) -> Iterator[SideFinding]:
         counts = getattr(s.entry.cards, where)
         for kind in CARD_KINDS:
             number, label = getattr(counts, kind), CARD_LABELS[kind]
-            if kind == "black_threes" and s.values.modern and number:
+            if kind == "black_threes" and s.rules.modern and number:
                 yield ("cards", where, kind), "Black 3s are never melded or counted in modern canasta."
             elif number < 0:
                 yield ("cards", where, kind), f"{label}: can't be negative."
@@ -753,26 +900,80 @@ def _counting_grid_fits_the_pack(s: _Side) -> Iterator[SideFinding]:
 def _count_is_possible(s: _Side) -> Iterator[SideFinding]:
     """§5.7: a Count in fives, no larger than the pack, and (modern) not above 0 without a canasta."""
     count = side_count(s.rules, s.entry)
-    pack_points = s.pack.points(black_threes_count=not s.values.modern)
+    pack_points = s.pack.points(black_threes_count=not s.rules.modern)
     if count % 5:
         yield "count", "The Count must be a multiple of 5."
     elif abs(count) > pack_points:
         yield "count", f"The Count can't be more than the whole pack's {pack_points:,} points."
-    elif s.values.modern and s.entry.canastas == 0 and count > 0:
+    elif (s.rules.count_without_canasta == "negative" and s.entry.canastas == 0 and count > 0
+          and s.entry.reported_base is None):
         yield "count", "A side with no canasta counts every card against it: its Count can't be above 0."
 
 
-SIDE_CHECKS = (_only_what_the_game_has, _numbers_in_range, _known_wild_canasta, _last_card_is_a_three_in_hand,
-               _special_meld_closed_or_unfinished, _special_hand_allowed, _special_hand_scores_alone)
-# Checked only for a side that did not lay down a special hand (which scores the hand alone).
-PLAYED_SIDE_CHECKS = (_going_out_needs_canastas, _melded_is_consistent, _concealed_needs_going_out,
-                      _perfect_cut_is_the_cutters, _counting_grid_fits_the_pack, _count_is_possible)
+def base_limits(rules: Rules, table: Table, side: int) -> tuple[int, int]:
+    """The lowest and highest Base a side could score in one hand in this game: a generous bound for a
+    reported Base (every 3, canasta, bonus or penalty the pack and the side's players allow)."""
+    values, pack = rules.values, table.pack
+    players = len(table.sides[side].players)
+    if rules.modern:
+        threes = max(rules.all_eight_threes or 0, 2 * max(rules.threes))
+    else:
+        threes = max(classic_red_threes(rules, table, n) for n in range(pack.threes_of_a_colour + 1))
+    canastas = 11 * (pack.of_rank() // 4) * max(values.natural_canasta, values.mixed_canasta) \
+        + values.sevens_canasta + values.aces_canasta + max(values.wild_canasta(k) for k in WILD_CANASTA_KINDS)
+    going_out = max(values.going_out, values.going_out_concealed)
+    highest = max(threes + canastas + going_out + values.perfect_cut,
+                  max((points for _, points in rules.special_hands), default=0))
+    lowest = -(threes + values.incomplete_sevens + values.incomplete_aces + values.incomplete_wild
+               + (values.dirty_sevens + values.dirty_aces) * players
+               + values.three_in_hand * 2 * pack.threes_of_a_colour
+               + values.red_three_in_hand * pack.threes_of_a_colour
+               + (values.failed_go_out_ask + values.failed_pile_take) * 50)
+    return lowest, highest
+
+
+def _reported_base_alone(s: _Side) -> Iterator[SideFinding]:
+    """§5.12: a Base reported as one figure stands alone (only the Count beside it), in fives, within what
+    the pack and the game's values allow."""
+    base = s.entry.reported_base
+    if base is None:
+        return
+    others = [name for name in s.entry.entered_fields() if name not in WITH_REPORTED_BASE]
+    if others:
+        listed = ", ".join(FIELD_LABELS[name] for name in others)
+        yield "reported_base", (f"Base as reported: give the side's Base as one figure or as its entries "
+                                f"({listed}), not both.")
+    lowest, highest = base_limits(s.rules, s.table, s.index)
+    if base % 5:
+        yield "reported_base", "Base as reported: it must be a multiple of 5."
+    elif not lowest <= base <= highest:
+        yield "reported_base", (f"Base as reported: in this game a side's Base is between "
+                                f"{_signed(lowest)} and {highest:,}.")
+
+
+def _signed(points: int) -> str:
+    """Points with a real minus sign, as on the sheet."""
+    return f"\u2212{abs(points):,}" if points < 0 else f"{points:,}"
+
+
+# What every side's entry must be, even one that laid down a special hand (its other entries are kept).
+SIDE_CHECKS = (_only_what_the_game_has, _numbers_in_range, _known_wild_canasta, _special_hand_allowed)
+# What the entries that count must agree on.
+CONSISTENCY_CHECKS = (_last_card_is_a_three_in_hand, _special_meld_closed_or_unfinished, _reported_base_alone)
+# The entries that make up a Base: checked only for a side that neither laid down a special hand (which
+# scores the hand alone) nor reported its Base as one figure (which sets them aside).
+ENTRY_CHECKS = (_going_out_needs_canastas, _melded_is_consistent, _concealed_needs_going_out,
+                _perfect_cut_is_the_cutters)
+# The Count: checked for every side but one that laid down a special hand (its Count is 0).
+COUNT_CHECKS = (_counting_grid_fits_the_pack, _count_is_possible)
 
 
 def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_index: int) -> list[Problem]:
     """Problems that one side's entry has on its own."""
     side = _Side(rules, table, i, entry, hand_index)
-    checks = SIDE_CHECKS if entry.special_hand is not None and rules.values.modern else SIDE_CHECKS + PLAYED_SIDE_CHECKS
+    checks: tuple[SideCheck, ...] = SIDE_CHECKS
+    if entry.special_hand is None or not rules.modern:
+        checks += CONSISTENCY_CHECKS + (() if entry.reported_base is not None else ENTRY_CHECKS) + COUNT_CHECKS
     return [Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message)
             for check in checks for field, message in check(side)]
 
@@ -826,16 +1027,53 @@ def _one_of_a_kind(rules: Rules, table: Table, hand: Hand, hand_index: int) -> I
 
 def _canastas_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
     """§5.6: no more natural and mixed canastas than the pack can make."""
-    # A canasta needs five natural cards of its rank: one per rank from two decks, two from three.
-    # Modern: ranks 4-K and mixed aces (sevens only as a special canasta; pure aces use up the aces).
     entries, pack = hand.sides, table.pack
-    any_aces_canasta = any(e.aces_canasta for e in entries)
-    ranks = 11 if not rules.values.modern else 10 - int(any_aces_canasta)
-    limit = ranks * (pack.of_rank() // 5)
-    ordinary = sum(e.natural_canastas + e.mixed_canastas for e in entries)
-    if ordinary > limit:
-        yield (f"{ordinary} natural and mixed canastas: the pack can make at most {limit}.",
-               _sides_with(entries, "natural_canastas", "mixed_canastas"))
+    naturals = sum(e.natural_canastas for e in entries)
+    mixed = sum(e.mixed_canastas for e in entries)
+    involved = _sides_with(entries, "natural_canastas", "mixed_canastas")
+    if rules.modern:
+        # A canasta holds at least five natural cards of its rank: one per rank from two decks, two from three.
+        # Ranks 4-K and mixed aces (sevens only as a special canasta; pure aces use up the aces).
+        ranks = 10 - int(any(e.aces_canasta for e in entries))
+        limit = ranks * (pack.of_rank() // 5)
+        if naturals + mixed > limit:
+            yield f"{naturals + mixed} natural and mixed canastas: the pack can make at most {limit}.", involved
+        return
+    # Classic: a natural canasta takes seven cards of its rank, a mixed one four to six of its rank and one to
+    # three wild cards; the ranks (A, K ... 4) and the wild cards of the pack must be enough for them all.
+    wild_left = pack.wild_cards - sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild for e in entries)
+    if not _classic_canastas_possible(naturals, mixed, pack.of_rank(), wild_left):
+        yield (f"{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta "
+               f"is seven cards of a rank; a mixed one at least four of a rank and a wild card).", involved)
+
+
+CLASSIC_RANKS = 11  # aces, kings ... 4s: the ranks a classic canasta can be made of
+
+
+def _classic_canastas_possible(naturals: int, mixed: int, per_rank: int, wild_cards: int) -> bool:
+    """Whether the ranks of the pack, with these wild cards, can make this many natural and mixed canastas.
+
+    Rank by rank (each has `per_rank` cards), choose how many of each kind it makes; the fewest wild cards
+    are used when each mixed canasta takes as many cards of its rank as it can (six at most).
+    """
+    if naturals < 0 or mixed < 0 or naturals + mixed > CLASSIC_RANKS * per_rank:
+        return False
+    options = []  # (naturals, mixed, wild cards needed) one rank can give
+    for n in range(per_rank // 7 + 1):
+        left = per_rank - 7 * n
+        for m in range(left // 4 + 1):
+            options.append((n, m, 7 * m - min(6 * m, left)))
+    # fewest wild cards for (naturals, mixed) over the ranks seen so far
+    best: dict[tuple[int, int], int] = {(0, 0): 0}
+    for _ in range(CLASSIC_RANKS):
+        step: dict[tuple[int, int], int] = {}
+        for (a, b), wild in best.items():
+            for n, m, w in options:
+                key = (min(a + n, naturals), min(b + m, mixed))
+                if wild + w < step.get(key, wild_cards + 1):
+                    step[key] = wild + w
+        best = step
+    return best.get((naturals, mixed), wild_cards + 1) <= wild_cards
 
 
 def _cards_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
@@ -875,7 +1113,9 @@ HAND_CHECKS = (_threes_fit_the_pack, _one_way_to_end_the_hand, _one_of_a_kind, _
 
 
 def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> list[Problem]:
-    """Problems that only show across the sides of a hand: named on the hand, with each side's field involved."""
+    """Problems that only show across the sides of a hand: named on the hand, with each side's field involved.
+    Only what counts is judged: a side that laid down a special hand is its special hand."""
+    hand = Hand(tuple(counted(entry) for entry in hand.sides))
     return [Problem((), message, involves=tuple(("sides", side, name) for side, name in fields_involved))
             for check in HAND_CHECKS for message, fields_involved in check(rules, table, hand, hand_index)]
 
@@ -922,16 +1162,21 @@ class GameScore:
     totals: tuple[int, ...]
     min_count: tuple[int, ...]
     finished: bool
-    winner: int | None
+    winners: tuple[int, ...]  # one side, or several sharing a tied win; none while the game goes on
     next_dealer: int
     ended_after: int | None = None  # index of the hand that ended the game
 
     @property
+    def winner(self) -> int | None:
+        """The side that won alone (None while the game goes on, or when a tied win is shared)."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
     def margin(self) -> int | None:
-        """How far the winner finished ahead of the next side."""
-        if self.winner is None:
+        """How far the winners finished ahead of the next side."""
+        if not self.winners or len(self.winners) == len(self.totals):
             return None
-        return self.totals[self.winner] - max(t for i, t in enumerate(self.totals) if i != self.winner)
+        return self.totals[self.winners[0]] - max(t for i, t in enumerate(self.totals) if i not in self.winners)
 
 
 def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
@@ -953,15 +1198,22 @@ def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
     return HandScore(dealer=table.dealer(hand_index), sides=tuple(scores))
 
 
-def game_over(rules: Rules, totals: Sequence[int]) -> tuple[bool, int | None]:
-    """Whether the game is over after a hand with these totals, and the winning side."""
+def game_over(rules: Rules, totals: Sequence[int], last_hand: Hand | None = None) -> tuple[int, ...]:
+    """The winners once a side reaches the target after a hand (none while the game goes on).
+
+    Leaders exactly tied at the top: the table's tie rule says whether they play on, share the win, or
+    the one that went out in the last hand wins (play on if none of them did).
+    """
     if max(totals) < rules.target:
-        return False, None
+        return ()
     leader = max(totals)
-    leaders = [i for i, t in enumerate(totals) if t == leader]
-    if len(leaders) > 1:
-        return False, None
-    return True, leaders[0]
+    leaders = tuple(i for i, t in enumerate(totals) if t == leader)
+    if len(leaders) == 1 or rules.tie == "shared":
+        return leaders
+    if rules.tie == "went_out" and last_hand is not None:
+        out = tuple(i for i in leaders if last_hand.sides[i].went_out and last_hand.sides[i].special_hand is None)
+        return out
+    return ()
 
 
 def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = True) -> GameScore:
@@ -972,9 +1224,10 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
     totals: tuple[int, ...] = (0,) * len(table.sides)
     scored: list[HandScore] = []
     problems: list[Problem] = []
-    finished, winner, ended_after = False, None, None
+    winners: tuple[int, ...] = ()
+    ended_after: int | None = None
     for n, hand in enumerate(hands):
-        if finished and check and ended_after is not None:
+        if winners and check and ended_after is not None:
             problems.append(Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it."))
             continue
         try:
@@ -984,18 +1237,18 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
             continue
         scored.append(score)
         totals = tuple(s.cumulative for s in score.sides)
-        finished, winner = game_over(rules, totals)
-        if finished and ended_after is None:
+        winners = game_over(rules, totals, hand)
+        if winners and ended_after is None:
             ended_after = n
     if problems:
         raise RuleError(problems)
     return GameScore(hands=tuple(scored), totals=totals,
                      min_count=tuple(minimum_count(rules, t) for t in totals),
-                     finished=finished, winner=winner, next_dealer=table.dealer(len(hands)),
+                     finished=bool(winners), winners=winners, next_dealer=table.dealer(len(hands)),
                      ended_after=ended_after)
 
 
-# --- Settling up (RULES.md section 6) -----------------------------------------------
+# --- Settling up (docs/rules.md §6) -----------------------------------------------
 
 
 Money = Decimal | int

@@ -69,14 +69,7 @@ def _as_game(record: GameRecord) -> Game:
     new input gets, so a stricter check or a value taken out of the catalogue since then never
     locks anyone out of an old game (docs/architecture.md).
     """
-    stored_rules = record.rules
-    game_rules = rules.Rules(
-        preset=stored_rules["preset"],
-        target=stored_rules["target"],
-        wipeout=stored_rules["wipeout"],
-        perfect_cut=stored_rules["perfect_cut"],
-        special_hands=tuple(stored_rules.get("special_hands", {}).items()),
-    )
+    game_rules = rules.rules_from_json(record.rules)
     table = rules.Table(sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"]))
                                     for side in record.sides),
                         first_dealer=record.first_dealer)
@@ -214,6 +207,23 @@ def delete_hand(stored: Stored, n: int) -> Stored:
         for later in records[n:]:
             later.position -= 1
             db.session.flush()
+    return load_game(stored.id)
+
+
+def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
+    """Put a hand back at `position` (undoing its delete): the hands from there on move down one.
+
+    The hand was checked when first stored, and the game is as it was right after the delete, so
+    putting it back gives the game exactly as it was before."""
+    if not 0 <= position <= len(stored.game.hands):
+        raise IndexError(position)
+    records = stored.record.hands
+    with _writing(stored.record):
+        # (game, position) is unique: move each later hand down one, highest first, then insert.
+        for later in reversed(records[position:]):
+            later.position += 1
+            db.session.flush()
+        records.insert(position, HandRecord(position=position, sides=document.hand_json(hand)["sides"]))
     return load_game(stored.id)
 
 

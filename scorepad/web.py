@@ -41,7 +41,7 @@ def scoresheet_context(stored: store.Stored) -> dict:
     table = stored.game.table
     tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
     return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
-            "preset": stored.game.rules.values, "margin": score.margin,
+            "preset": rules.PRESETS[stored.game.rules.preset], "margin": score.margin,
             "rows": list(zip(stored.game.hands, score.hands)), "next_hand_number": len(stored.game.hands) + 1,
             "next_dealer_name": table.player_of_seat(score.next_dealer)}
 

@@ -521,8 +521,8 @@ SIDE_ERRORS = {
     "perfect cut on the dealers side": (_with(QUIET, 0, perfect_cut=True), {"sides.0.perfect_cut"}),
     "special hand not in modern": (
         {"sides": [{"special_hand": "blast_off"}, QUIET["sides"][1]]}, {"sides.0.special_hand"}),
-    "special hand with other entries": (
-        {"sides": [{"special_hand": "pairs", "red_threes": 1}, QUIET["sides"][1]]}, {"sides.0.red_threes"}),
+    "special hand with an entry it can't have": (
+        {"sides": [{"special_hand": "pairs", "red_threes": 5}, QUIET["sides"][1]]}, {"sides.0.red_threes"}),
     "concealed in modern": (_with(QUIET, 0, concealed=True), {"sides.0.concealed"}),
     "classic penalty in modern": (_with(QUIET, 1, failed_pile_takes=1), {"sides.1.failed_pile_takes"}),
     "unknown field": (_with(QUIET, 1, bogus=True), {"sides.1.bogus"}),

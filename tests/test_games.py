@@ -55,7 +55,7 @@ def test_home_offers_a_new_game(client):
 
 def test_the_new_game_form_is_prefilled_from_the_modern_preset(client):
     page = client.get("/games/new").get_data(as_text=True)
-    assert 'name="target" type="number"' in page and 'value="8500"' in page
+    assert 'name="target" type="text" inputmode="numeric"' in page and 'value="8500"' in page
     assert 'id="hand_pairs_points"' in page and 'value="2500"' in page
 
 
@@ -210,8 +210,12 @@ def test_the_live_preview_puts_each_problem_beside_its_field(client, game):
     assert re.search(r'id="s0-went_out-error"[^>]*hx-swap-oob="true">Going out needs two closed canastas\.', body)
     assert re.search(r'id="s1-red_threes-error"[^>]*hx-swap-oob="true">Red 3s: a side can have 0 to 4\.', body)
     assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="true"></p>', body)  # clears old messages
-    # The problem with the whole hand is said in the bar that is always in sight
-    assert re.search(r'class="preview-problem">The sides account for 5 red 3s; the pack has only 4\.', body)
+    # The problem with the whole hand is beside the field that causes it; the bar beside Save says the first
+    # problem and how many more there are.
+    assert re.search(r'id="s1-red_threes-error"[^>]*>Red 3s: a side can have 0 to 4\. '
+                     r'The sides account for 5 red 3s; the pack has only 4\.<', body)
+    assert re.search(r'class="preview-problem">Going out needs two closed canastas\. '
+                     r'<span class="more-problems">\(and 2 more, marked above\)', body)
 
 
 def test_the_perfect_cut_switch_goes_to_the_cutters_side(client, game):
@@ -247,16 +251,83 @@ def test_editing_the_first_hand_recomputes_the_later_totals(client, game):
     assert re.findall(r'class="cumulative">([^<]+)<', page) == ["1,685", "440", "2,085", "390"]
 
 
-def test_only_the_last_hand_can_be_deleted_after_confirming(client, game):
-    client.post(f"/games/{game}/hands", data=FIRST_HAND)
-    client.post(f"/games/{game}/hands", data=hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50}))
-    assert client.get(f"/games/{game}/hands/1/delete").status_code == 404
-    confirm = client.get(f"/games/{game}/hands/2/delete")
-    assert confirm.status_code == 200 and "Delete hand 2?" in text(confirm)
+SECOND_HAND = hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50})
+# Us: one canasta, so 3s count 0; mixed 300 + 100 = 400 (1,585 + 400 = 1,985). Them: no canasta, Count −50 (390).
+THIRD_HAND = hand_form({"natural_canastas": 1, "count": 200}, {"mixed_canastas": 1, "count": 60})
+# Us: natural 500 + 200 = 700 (2,685). Them: mixed 300 + 60 = 360 (750).
+
+
+def cumulative(client, game: str) -> list[str]:
+    """Every running total on the scoresheet, hand by hand, Us then Them."""
+    return re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True))
+
+
+def test_any_hand_can_be_deleted_after_a_confirmation_that_says_what_it_removes(client, game):
+    for hand in (FIRST_HAND, SECOND_HAND, THIRD_HAND):
+        client.post(f"/games/{game}/hands", data=hand)
+    confirm = text(client.get(f"/games/{game}/hands/2/delete"))
+    assert "Delete hand 2?" in confirm and "dealt by Bea" in confirm
+    assert "Us 400 (Base 300, Count 100)" in confirm and "Them \u221250 (Base 0, Count \u221250)" in confirm
+    assert "Hand 3 becomes hand 2" in confirm
     response = client.post(f"/games/{game}/hands/2/delete")
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{game}"
+    # Hand 3 moves up: Us 1,585 + 700 = 2,285; Them 440 + 360 = 800. It is now dealt by Bea (the second seat).
+    assert cumulative(client, game) == ["1,585", "440", "2,285", "800"]
     page = text(client.get(f"/games/{game}"))
-    assert "Hand 2: Bea deals" in page and "1,585" in page
+    assert "2 Bea dealt" in page and "Hand 3: Cleo deals" in page
+
+
+def test_a_saved_hand_can_be_taken_back(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert "Undo: take back hand 2" in page
+    version = re.search(r'action="/games/[^/]+/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"',
+                        page).group(1)
+    response = client.post(f"/games/{game}/undo", data={"version": version})
+    assert response.status_code == 303
+    assert "Hand 2 taken back." in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440"]
+    assert "Undo" not in text(client.get(f"/games/{game}"))  # taken back once; nothing more to undo
+
+
+def undo_version(client, game: str) -> str:
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    return re.search(r'/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', page).group(1)
+
+
+def test_an_edit_can_be_taken_back(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485"})
+    assert cumulative(client, game) == ["1,685", "440"]  # 1,200 + 485
+    assert "Undo the change to hand 1" in text(client.get(f"/games/{game}"))
+    client.post(f"/games/{game}/undo", data={"version": undo_version(client, game)})
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
+def test_a_deleted_hand_can_be_brought_back_in_its_place(client, game):
+    for hand in (FIRST_HAND, SECOND_HAND, THIRD_HAND):
+        client.post(f"/games/{game}/hands", data=hand)
+    client.post(f"/games/{game}/hands/2/delete")
+    assert "Undo: bring back hand 2" in text(client.get(f"/games/{game}"))
+    client.post(f"/games/{game}/undo", data={"version": undo_version(client, game)})
+    assert "Hand 2 is back." in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440", "1,985", "390", "2,685", "750"]
+
+
+def test_undo_is_refused_once_the_game_changed_since(app, client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    stale = undo_version(client, game)
+    other = app.test_client()  # another phone with the scorekeeper's rights saves hand 2
+    with client.session_transaction() as session:
+        rights = dict(session["games"])
+    with other.session_transaction() as session:
+        session["games"] = rights
+    other.post(f"/games/{game}/hands", data=SECOND_HAND)
+    response = client.post(f"/games/{game}/undo", data={"version": stale})
+    assert response.status_code == 303
+    assert "can't be taken back any more" in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440", "1,985", "390"]
 
 
 # --- Who may change a game --------------------------------------------------------------------
@@ -349,12 +420,13 @@ def test_the_manifest_makes_the_app_installable(client):
     body = manifest.get_json()
     assert body["display"] == "standalone" and body["start_url"] == "/"
     for icon in body["icons"]:
-        assert client.get(icon["src"]).status_code == 200
+        with client.get(icon["src"]) as response:  # a static file: close it, don't leave it to the collector
+            assert response.status_code == 200
 
 
 def test_the_vendored_htmx_is_the_pinned_version(client):
-    script = client.get("/static/js/htmx-2.0.11.min.js").get_data(as_text=True)
-    assert 'version:"2.0.11"' in script
+    with client.get("/static/js/htmx-2.0.11.min.js") as response:
+        assert 'version:"2.0.11"' in response.get_data(as_text=True)
 
 
 def test_settling_up_a_finished_game(client):
@@ -458,7 +530,7 @@ def test_a_bad_special_hand_value_opens_its_section(client):
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert '<details class="special-hands" open>' in page
-    assert re.search(r'id="hand_pairs_points-error"[^>]*>Seven pairs: points must be a positive multiple of 5\.', page)
+    assert re.search(r'id="hand_pairs_points-error"[^>]*>Seven pairs: points are a multiple of 5\.', page)
 
 
 def test_a_post_from_another_site_is_refused(client, game):
@@ -481,7 +553,7 @@ def test_a_preset_chosen_without_javascript_shows_its_table_rules_before_startin
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert "The table rules are now Classic&#39;s: check them, then start the game." in page
-    assert 'name="target" type="number"' in page and 'value="5000"' in page
+    assert 'name="target" type="text" inputmode="numeric"' in page and 'value="5000"' in page
     assert 'name="rules_from" value="classic"' in page
 
 
@@ -688,7 +760,7 @@ def test_the_preview_says_when_a_wipeout_leaves_the_other_side_nothing(client):
     body = client.post(f"/games/{game}/hands/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
     # Us: seven pairs 3,000 (wca). Them: wiped out, 0.
     assert re.findall(r'class="cumulative">([^<]+)<', body) == ["3,000", "0"]
-    assert "Wipeout: a special hand leaves the other side 0 for this hand." in body
+    assert "Wipeout: the other side scores 0." in body
 
 
 def test_the_edit_form_of_a_hand_deleted_meanwhile_offers_the_entries_as_a_new_hand(client, game):
@@ -716,3 +788,208 @@ def test_a_live_preview_on_a_game_that_just_finished_says_so(client):
     response = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert "This game is over: no more hands can be added." in text(response)
+
+
+# --- The next game: rematch and recent names ---------------------------------------------------
+
+# Seats go clockwise one player from each side in turn: Ann (0), Bea (1), Cleo (2), Dot (3); Ann deals hand 1.
+# With 1,000 to win, FIRST_HAND ends the game (Us 1,585, Them 440), so the next deal is seat 1: Bea.
+
+
+def finished_game(client) -> str:
+    """A modern game to 1,000 that FIRST_HAND has won for Us: its id."""
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    assert client.post(f"/games/{game}/hands", data=FIRST_HAND).status_code == 303
+    return game
+
+
+def games_stored(app) -> int:
+    from scorepad.models import GameRecord, db
+
+    with app.app_context():
+        return db.session.scalar(db.select(db.func.count()).select_from(GameRecord))
+
+
+def test_a_rematch_starts_the_same_table_with_the_next_dealer(client):
+    game = finished_game(client)
+    finished = client.get(f"/api/games/{game}").get_json()
+    assert finished["status"] == "finished" and finished["next_dealer"] == 1  # Ann dealt hand 1: Bea is next
+    response = client.post(f"/games/{game}/rematch")
+    assert response.status_code == 303
+    assert re.fullmatch(r"/games/[\w-]+", response.headers["Location"])
+    rematch = response.headers["Location"].rsplit("/", 1)[1]
+    assert rematch != game
+    new = client.get(f"/api/games/{rematch}").get_json()
+    assert new["sides"] == finished["sides"] == [{"name": "Us", "players": ["Ann", "Cleo"]},
+                                                  {"name": "Them", "players": ["Bea", "Dot"]}]
+    # The rules in full: the target of 1,000, the perfect cut and seven pairs at 2,500 as the form gave them.
+    assert new["rules"] == finished["rules"]
+    assert new["rules"]["target"] == 1000 and new["rules"]["special_hands"] == {"pairs": 2500}
+    assert new["first_dealer"] == finished["next_dealer"] == 1
+    assert new["hands"] == [] and new["status"] == "in_progress" and new["totals"] == [0, 0]
+    page = text(client.get(response.headers["Location"]))
+    assert "Rematch started: Bea deals first." in page
+    assert "Hand 1: Bea deals" in page and "Enter hand 1" in page  # this phone keeps score of the new game
+
+
+def test_the_scoresheet_of_a_finished_game_offers_a_rematch_to_the_scorekeeper_only(app, client):
+    game = finished_game(client)
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert re.search(rf'<form method="post" action="/games/{game}/rematch"', page)
+    assert "Bea deals first" in text(client.get(f"/games/{game}"))
+    assert "Rematch" not in text(app.test_client().get(f"/games/{game}"))
+
+
+def test_a_game_in_progress_offers_no_rematch(client, game):
+    assert "Rematch" not in text(client.get(f"/games/{game}"))
+
+
+def test_the_home_page_offers_a_rematch_beside_each_finished_game(client, game):
+    finished = finished_game(client)
+    page = client.get("/").get_data(as_text=True)
+    assert page.count('/rematch"') == 1 and f'action="/games/{finished}/rematch"' in page
+    response = client.post(f"/games/{finished}/rematch")
+    assert response.status_code == 303
+
+
+def test_a_rematch_of_a_game_not_yet_won_is_refused(app, client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)  # 1,585 against 440: far from 8,500
+    before = games_stored(app)
+    response = client.post(f"/games/{game}/rematch")
+    assert response.status_code == 409
+    assert "This game isn't over yet" in text(response)
+    assert games_stored(app) == before
+
+
+def test_a_rematch_from_a_phone_without_edit_rights_is_refused(app, client):
+    game = finished_game(client)
+    before = games_stored(app)
+    response = app.test_client().post(f"/games/{game}/rematch")
+    assert response.status_code == 403
+    assert "Only the scorekeeper's phone can start a rematch" in text(response)
+    assert games_stored(app) == before
+
+
+def test_a_rematch_sent_from_another_site_is_refused(app, client):
+    game = finished_game(client)
+    before = games_stored(app)
+    response = client.post(f"/games/{game}/rematch", headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403
+    assert games_stored(app) == before
+
+
+def test_a_rematch_of_an_unknown_game_is_a_page_in_words(client):
+    response = client.post("/games/nope/rematch")
+    assert response.status_code == 404
+    assert "There is no game at this address" in text(response)
+
+
+def test_a_rematch_of_six_players_keeps_every_seat(client):
+    data = {**NEW_GAME, "preset": "classic", "players": "6", "side2_name": "Others",
+            "player2_0": "Eve", "player2_1": "Fay", "target": "300", "first_dealer": "5"}
+    game = client.post("/games", data=data).headers["Location"].rsplit("/", 1)[1]
+    # Classic, three sides: Us go out on one mixed canasta: 300 + 100 + Count 50 = 450, past 300; the others 0.
+    client.post(f"/games/{game}/hands", data={**side_fields(0, mixed_canastas=1, went_out="y", count=50),
+                                              **side_fields(1), **side_fields(2)})
+    assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
+    location = client.post(f"/games/{game}/rematch").headers["Location"]
+    new = client.get("/api" + location).get_json()
+    assert [side["players"] for side in new["sides"]] == [["Ann", "Cleo"], ["Bea", "Dot"], ["Eve", "Fay"]]
+    # Seats: Ann, Bea, Eve, Cleo, Dot, Fay. Fay (seat 5) dealt hand 1, so seat 0, Ann, deals next.
+    assert new["first_dealer"] == 0 and new["rules"]["preset"] == "classic" and new["rules"]["target"] == 300
+    assert "Rematch started: Ann deals first." in text(client.get(location))
+
+
+def datalist(page: str, list_id: str) -> list[str]:
+    """The options of a <datalist> on the page, in order."""
+    match = re.search(rf'<datalist id="{list_id}">(.*?)</datalist>', page, re.S)
+    assert match, f"no datalist {list_id}"
+    return [html.unescape(value) for value in re.findall(r'<option value="([^"]*)"', match.group(1))]
+
+
+def test_the_new_game_page_offers_the_names_of_recent_games(client, game):
+    client.post("/games", data={**NEW_GAME, "side0_name": "Kings", "player0_0": "Eve", "player0_1": "ann"})
+    page = client.get("/games/new").get_data(as_text=True)
+    # Newest game first, each name once: Kings (Eve, ann) v Them (Bea, Dot), then Us (Ann, Cleo) v Them.
+    assert datalist(page, "recent-players") == ["Eve", "ann", "Bea", "Dot", "Cleo"]
+    assert datalist(page, "recent-sides") == ["Kings", "Them", "Us"]
+    assert re.search(r'id="player0_0" name="player0_0" type="text"[^>]* list="recent-players"', page)
+    assert re.search(r'id="player2_1" name="player2_1" type="text"[^>]* list="recent-players"', page)
+    assert re.search(r'id="side1_name" name="side1_name" type="text"[^>]* list="recent-sides"', page)
+
+
+def test_a_phone_with_no_games_offers_no_names(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert "<datalist" not in page and ' list="' not in page
+
+
+def test_the_names_offered_stop_at_thirty(client):
+    for n in range(9):  # 9 games of 4 new players each: 36 names
+        names = {f"player{i}_{j}": f"P{n}-{i}{j}" for i in range(2) for j in range(2)}
+        client.post("/games", data={**NEW_GAME, **names})
+    players = datalist(client.get("/games/new").get_data(as_text=True), "recent-players")
+    assert len(players) == 30 and players[:4] == ["P8-00", "P8-01", "P8-10", "P8-11"]
+
+
+# --- Hand entry: problems where they are, digits only, the paper way -------------------------------
+
+
+def test_a_problem_between_sides_is_marked_on_each_sides_field(client, game):
+    # Red 3s 3 + 2 = 5, but two decks hold only 4 red 3s.
+    data = hand_form({"red_threes": 3, "natural_canastas": 2, "count": 100},
+                     {"red_threes": 2, "natural_canastas": 2, "count": 100})
+    page = client.post(f"/games/{game}/hands", data=data).get_data(as_text=True)
+    message = "The sides account for 5 red 3s; the pack has only 4."
+    for side in (0, 1):
+        assert re.search(rf'id="s{side}-red_threes-error"[^>]*>{re.escape(message)}<', page)
+    assert "preview-problem" in page and message in page  # and beside Save
+
+
+def test_a_letter_in_a_number_is_refused_at_its_own_field(client, game):
+    data = hand_form({"natural_canastas": "2e", "count": 100}, {"count_mode": "grid", "melded_jokers": "e"})
+    response = client.post(f"/games/{game}/hands", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="s0-natural_canastas-error"[^>]*>Enter a whole number', page)
+    assert re.search(r'id="s1-melded_jokers-error"[^>]*>Enter a whole number', page)
+    assert re.search(r'id="s0-count-error"[^>]*></p>', page)  # the Count is not blamed
+
+
+def test_a_side_can_report_its_base_as_one_figure(client, game):
+    # Us report 1,300 base and 385 count: 1,685. Them: mixed 300 + 140 = 440.
+    data = hand_form({"reported_base": 1300, "count": 385}, {"mixed_canastas": 1, "count": 140})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    row = page[page.index('id="hand-1"'):page.index("</tr>", page.index('id="hand-1"'))]
+    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == \
+        ["1,300", "385", "1,685", "1,685", "300", "140", "440", "440"]
+    assert row.count('class="reported"') == 1
+    document = client.get(f"/api/games/{game}").get_json()
+    assert document["hands"][0]["sides"][0]["reported_base"] == 1300
+
+
+def test_a_reported_base_can_be_negative_and_sets_the_entries_aside(client, game):
+    # Us report −300 with a Count of −40 (the red 3s typed before stay set aside): −340.
+    data = hand_form({"reported_base": 300, "reported_base_sign": "-", "red_threes": 2, "count": 40,
+                      "count_sign": "-"}, {"natural_canastas": 2, "went_out": "y", "count": 200})
+    assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    # Them: two naturals 1,000 + going out 100 + 200 = 1,300.
+    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == \
+        ["\u2212340", "1,300"]
+
+
+def test_a_reported_base_that_is_not_in_fives_is_refused_beside_it(client, game):
+    data = hand_form({"reported_base": 1302, "count": 385}, {"count": 0})
+    page = client.post(f"/games/{game}/hands", data=data).get_data(as_text=True)
+    assert re.search(r'id="s0-reported_base-error"[^>]*>Base as reported: it must be a multiple of 5\.', page)
+    assert '<details class="more" open>' in page  # the field at fault is never out of sight
+
+
+def test_rematch_tapped_twice_starts_one_game(app, client):
+    game = finished_game(client)
+    before = games_stored(app)
+    first = client.post(f"/games/{game}/rematch")
+    second = client.post(f"/games/{game}/rematch")
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert games_stored(app) == before + 1

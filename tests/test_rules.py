@@ -378,22 +378,37 @@ PENALTIES = [
     (E(dirty_sevens=2), -3000, -3000, -3000),                 # both partners: 2×1500
     (E(dirty_sevens=1, dirty_aces=1), -3000, -3000, -3000),   # 7s and aces: 1500+1500
     (E(dirty_sevens=2, dirty_aces=2), -6000, -6000, -6000),   # 4×1500
-    (E(threes_in_hand=1), -100, -100, -100),
-    (E(threes_in_hand=3), -300, -300, -300),
-    (E(threes_in_hand=1, last_draw_three=True), -100, -5, -100),   # cla: that one 3 costs 5
-    (E(threes_in_hand=2, last_draw_three=True), -200, -105, -200),  # cla: 100 + 5
+    # a 3 left in hand: 100 in wca; modern and cla count it as a card, 5 in the Count (None: no such entry)
+    (E(threes_in_hand=1), None, None, -100),
+    (E(threes_in_hand=3), None, None, -300),
+    (E(threes_in_hand=1, last_draw_three=True), None, None, -100),   # the last-drawn 3 is one of them
+    (E(threes_in_hand=2, last_draw_three=True), None, None, -200),
     (E(natural_canastas=1, incomplete_aces=True), -2000, -2000, -2000),   # 500 − 2500
-    (E(natural_canastas=2, incomplete_wild=True, threes_in_hand=1), -1100, -1100, -1600),
-    # modern/cla: 1000 − 2000 − 100; wca: 1000 − 2500 − 100
+    (E(natural_canastas=2, incomplete_wild=True), -1000, -1000, -1500),   # 1000 − 2000; wca 1000 − 2500
+    (E(natural_canastas=2, incomplete_wild=True, threes_in_hand=1), None, None, -1600),  # 1000 − 2500 − 100
 ]
 
 
 @pytest.mark.parametrize(
     "preset, entry, base",
-    [(preset, row[0], row[i + 1]) for row in PENALTIES for i, preset in enumerate(MODERN_PRESETS)],
+    [(preset, row[0], row[i + 1]) for row in PENALTIES for i, preset in enumerate(MODERN_PRESETS)
+     if row[i + 1] is not None],
 )
 def test_each_penalty_costs_its_preset_value(preset, entry, base):
     assert score_one(preset, entry).base == base
+
+
+@pytest.mark.parametrize("preset", ["modern", "cla"])
+@pytest.mark.parametrize("entry", [E(threes_in_hand=1), E(threes_in_hand=1, last_draw_three=True)])
+def test_a_three_left_in_hand_is_a_card_in_modern_and_cla_not_a_penalty(preset, entry):
+    # "3s still in hand count 5 points": in the Count (or the grid's 4-7 row), so there is no such entry.
+    assert refusal_paths(make_rules(preset), FOUR, hand(entry, E())) == \
+        {("sides", 0, name) for name in ("threes_in_hand", "last_draw_three") if getattr(entry, name)}
+
+
+def test_a_three_left_in_hand_counts_five_in_the_grid_in_modern():
+    # Us hold a 3 and a 4 at the end, no canasta: every card counts against them, −(5 + 5) = −10.
+    assert score_one("modern", E(cards=grid({}, {"low": 2}))).count == -10
 
 
 def test_a_single_player_side_can_have_one_dirty_player():
@@ -843,8 +858,14 @@ REFUSALS = [
      hand(E(natural_canastas=6), E(mixed_canastas=5)), 0, {()}),
     ("ten ordinary canastas beside a pure-aces canasta", "modern", FOUR,
      hand(E(aces_canasta=True, natural_canastas=5), E(natural_canastas=5)), 0, {()}),
-    ("twelve canastas in classic", "classic", FOUR,
-     hand(E(natural_canastas=6), E(mixed_canastas=6)), 0, {()}),
+    ("twelve natural canastas in classic, even from three decks", "classic", SIX,
+     hand(E(natural_canastas=4), E(natural_canastas=4), E(natural_canastas=4)), 0, {()}),
+    ("eleven natural and two mixed canastas in classic", "classic", FOUR,
+     hand(E(natural_canastas=6), E(natural_canastas=5, mixed_canastas=2)), 0, {()}),
+    ("twelve mixed canastas in classic: one wild card too few", "classic", FOUR,
+     hand(E(mixed_canastas=6), E(mixed_canastas=6)), 0, {()}),  # 11 at 1 wild + 2 of one rank at 3 = 17 > 12
+    ("ten natural and three mixed canastas in classic", "classic", FOUR,  # one rank left: two mixed at most
+     hand(E(natural_canastas=5, mixed_canastas=2), E(natural_canastas=5, mixed_canastas=1)), 0, {()}),
     # the Count
     ("a count not a multiple of 5", "modern", FOUR, hand(E(natural_canastas=1, count=123), E()), 0,
      {W + ("count",)}),
@@ -891,16 +912,6 @@ REFUSALS = [
      {W + ("special_hand",)}),
     ("a special hand outside the catalogue", "wca", FOUR, hand(E(special_hand="royal_flush"), E()), 0,
      {W + ("special_hand",)}),
-    ("a special hand with threes", "modern", FOUR, hand(E(special_hand="pairs", red_threes=1), E()), 0,
-     {W + ("red_threes",), W + ("special_hand",)}),
-    ("a special hand with a count", "cla", FOUR, hand(E(special_hand="pairs", count=50), E()), 0,
-     {W + ("count",), W + ("special_hand",)}),
-    ("a special hand with a perfect cut", "modern", FOUR,
-     hand(E(), E(special_hand="pairs", perfect_cut=True)), 0,
-     {X + ("perfect_cut",), X + ("special_hand",)}),
-    ("a special hand with a canasta", "wca", FOUR,
-     hand(E(special_hand="pairs", natural_canastas=1), E()), 0,
-     {W + ("natural_canastas",), W + ("special_hand",)}),
     # concealed
     ("concealed without going out", "classic", FOUR, hand(E(natural_canastas=1, concealed=True), E()), 0,
      {W + ("concealed",)}),
@@ -1001,8 +1012,9 @@ def test_an_unknown_field_is_refused():
         SideEntry(green_threes=1)
     with pytest.raises(TypeError):
         CardCounts(threes=1)
-    with pytest.raises(TypeError):
+    with pytest.raises(RuleError) as caught:
         make_rules("modern", stake=2)
+    assert [p.path for p in caught.value.problems] == [("rules", "stake")]
 
 
 VALID_HANDS = [
@@ -1038,7 +1050,13 @@ VALID_HANDS = [
     ("classic six jokers across three decks", "classic", SIX, 0,
      hand(E(cards=grid({"jokers": 4})), E(cards=grid({}, {"jokers": 2})), E())),
     ("classic positive count without a canasta", "classic", FOUR, 0, hand(E(count=120), E())),
-    ("a last-draw 3 among the 3s in hand", "cla", FOUR, 0, hand(E(threes_in_hand=2, last_draw_three=True), E())),
+    ("a last-draw 3 among the 3s in hand", "wca", FOUR, 0, hand(E(threes_in_hand=2, last_draw_three=True), E())),
+    ("ten natural canastas and two mixed canastas of kings in classic", "classic", FOUR, 0,
+     hand(E(natural_canastas=6, mixed_canastas=2), E(natural_canastas=4))),
+    ("eleven mixed canastas in classic: six of a rank and a wild card each", "classic", FOUR,
+     0, hand(E(mixed_canastas=6), E(mixed_canastas=5))),  # 11 wild cards of 12
+    ("eleven natural canastas and one mixed from three decks in classic", "classic", SIX, 0,
+     hand(E(natural_canastas=4), E(natural_canastas=4), E(natural_canastas=3, mixed_canastas=1))),
     ("a single dirty player on a one-player side", "modern", TWO, 0, hand(E(dirty_sevens=1), E())),
 ]
 
@@ -1084,20 +1102,19 @@ def expected_modern_base(preset: str, e: SideEntry) -> int:
     base -= 2500 * e.incomplete_sevens + 2500 * e.incomplete_aces
     base -= (2500 if preset == "wca" else 2000) * e.incomplete_wild
     base -= 1500 * (e.dirty_sevens + e.dirty_aces)
-    base -= 100 * e.threes_in_hand
-    if e.last_draw_three and preset == "cla":
-        base += 100 - 5
+    base -= 100 * e.threes_in_hand  # wca only: modern and cla count a 3 left in hand as 5 in the Count
     return base
 
 
 @st.composite
-def modern_hands(draw, hand_index=0):
-    """A valid two-side hand on FOUR (first dealer 0) for any modern preset."""
+def modern_hands(draw, hand_index=0, preset="wca"):
+    """A valid two-side hand on FOUR (first dealer 0) for a modern preset (3s left in hand only in wca)."""
     red0 = draw(st.integers(0, 4)); red1 = draw(st.integers(0, 4 - red0))
     black0 = draw(st.integers(0, 4)); black1 = draw(st.integers(0, 4 - black0))
     spare_threes = 8 - red0 - red1 - black0 - black1
-    in_hand0 = draw(st.integers(0, min(2, spare_threes)))
-    in_hand1 = draw(st.integers(0, min(2, spare_threes - in_hand0)))
+    most_in_hand = 2 if preset == "wca" else 0
+    in_hand0 = draw(st.integers(0, min(most_in_hand, spare_threes)))
+    in_hand1 = draw(st.integers(0, min(most_in_hand, spare_threes - in_hand0)))
     sevens_owner = draw(st.sampled_from([None, 0, 1]))
     aces_owner = draw(st.sampled_from([None, 0, 1]))
     wild_owner = draw(st.sampled_from([None, 0, 1]))
@@ -1139,9 +1156,10 @@ def all_figures(scored):
 
 
 @settings(deadline=None, max_examples=300)
-@given(preset=st.sampled_from(MODERN_PRESETS), h=modern_hands(),
+@given(preset=st.sampled_from(MODERN_PRESETS), data=st.data(),
        before=st.tuples(st.integers(-400, 2000), st.integers(-400, 2000)))
-def test_a_hand_total_is_base_plus_count_and_base_is_the_sum_of_its_pieces(preset, h, before):
+def test_a_hand_total_is_base_plus_count_and_base_is_the_sum_of_its_pieces(preset, data, before):
+    h = data.draw(modern_hands(preset=preset))
     rules = make_rules(preset)
     before = (5 * before[0], 5 * before[1])
     scored = score_hand(rules, FOUR, h, 0, cumulative_before=before)
@@ -1155,8 +1173,9 @@ def test_a_hand_total_is_base_plus_count_and_base_is_the_sum_of_its_pieces(prese
 
 
 @settings(deadline=None, max_examples=150)
-@given(preset=st.sampled_from(MODERN_PRESETS), h=modern_hands(hand_index=0))
-def test_swapping_the_sides_swaps_the_scores(preset, h):
+@given(preset=st.sampled_from(MODERN_PRESETS), data=st.data())
+def test_swapping_the_sides_swaps_the_scores(preset, data):
+    h = data.draw(modern_hands(hand_index=0, preset=preset))
     # the swapped hand is scored as hand 1, whose cutter is side 0, so a cut moves with its side
     rules = make_rules(preset)
     straight = score_hand(rules, FOUR, h, 0)
@@ -1169,7 +1188,7 @@ def test_swapping_the_sides_swaps_the_scores(preset, h):
 def modern_games(draw):
     preset = draw(st.sampled_from(MODERN_PRESETS))
     size = draw(st.integers(1, 6))
-    return preset, [draw(modern_hands(hand_index=n)) for n in range(size)]
+    return preset, [draw(modern_hands(hand_index=n, preset=preset)) for n in range(size)]
 
 
 @settings(deadline=None, max_examples=100)
@@ -1179,7 +1198,7 @@ def test_the_cumulative_is_the_running_sum_of_hand_totals(game, first_dealer):
     # the hands were drawn for first dealer 0; perfect cuts stay valid when the deal
     # starts at an even seat (the cutter's side is the same), so move it by 0 or 2
     table = Table(sides=FOUR.sides, first_dealer=first_dealer - first_dealer % 2)
-    rules = make_rules(preset, target=1_000_000)
+    rules = make_rules(preset, target=100_000)  # the highest target a table may set
     scored = score_game(rules, table, hands)
     running = [0, 0]
     for n, (h, hs) in enumerate(zip(hands, scored.hands)):
@@ -1292,3 +1311,84 @@ def test_the_margin_is_the_winners_lead_over_the_next_side():
                        [hand(E(sevens_canasta=True, natural_canastas=2, went_out=True, count=400),
                              E(mixed_canastas=1, red_threes=1, count=100))])
     assert (score.finished, score.winner, score.margin) == (True, 0, 3600)
+
+
+# --- The paper way: a side's Base reported as one figure (docs/rules.md §5.12) ----------------------
+
+
+def test_a_reported_base_is_the_sides_base_and_its_count_is_added():
+    # "We have 1,300 base and 385 count": 1,300 + 385 = 1,685. Them: natural 500 + 100 = 600.
+    scored = score_hand(make_rules("modern"), FOUR, hand(E(reported_base=1300, count=385),
+                                                         E(natural_canastas=1, count=100)))
+    assert [(s.base, s.count, s.total) for s in scored.sides] == [(1300, 385, 1685), (500, 100, 600)]
+
+
+def test_a_reported_base_may_be_negative_and_its_count_positive():
+    # A side reporting −300 (its 3s against it) and a Count of 50: −250. Its canastas are not known,
+    # so the modern rule "no canasta, no positive Count" can't be applied to it.
+    assert score_one("modern", E(reported_base=-300, count=50)).total == -250
+
+
+@pytest.mark.parametrize("entry, why", [
+    (E(reported_base=1302, count=385), "multiple of 5"),
+    (E(reported_base=1300, red_threes=2, count=385), "not both"),
+    (E(reported_base=1300, went_out=True), "not both"),
+    # modern: at most 2 × 1,000 for 3s, 22 ordinary canastas at 500 and every special canasta
+    # (2,500 + 2,500 + 3,000), going out 100 and a perfect cut 100 = 21,200.
+    (E(reported_base=21_205), "between"),
+    # lowest: 3s 2,000, unfinished melds 2,500 + 2,500 + 2,000, two players dirty twice 6,000: −15,000
+    # (a 3 left in hand is a card in modern, so no penalty).
+    (E(reported_base=-15_005), "between"),
+])
+def test_a_reported_base_is_refused_when_it_cannot_be(entry, why):
+    with pytest.raises(RuleError) as caught:
+        check_hand(make_rules("modern"), FOUR, hand(entry, E()))
+    assert {p.path for p in caught.value.problems} == {("sides", 0, "reported_base")}
+    assert why in caught.value.problems[0].message
+
+
+def test_the_bounds_of_a_reported_base_are_accepted():
+    for base in (21_200, -15_000):
+        check_hand(make_rules("modern"), FOUR, hand(E(reported_base=base), E()))
+
+
+# --- Problems between sides name each side's field --------------------------------------------------
+
+
+@pytest.mark.parametrize("entries, involves", [
+    # red 3s 3 + 2 = 5, the pack holds 4
+    ((E(red_threes=3), E(red_threes=2)), {("sides", 0, "red_threes"), ("sides", 1, "red_threes")}),
+    ((E(natural_canastas=2, went_out=True), E(natural_canastas=2, went_out=True)),
+     {("sides", 0, "went_out"), ("sides", 1, "went_out")}),
+    ((E(sevens_canasta=True, natural_canastas=1), E(sevens_canasta=True, natural_canastas=1)),
+     {("sides", 0, "sevens_canasta"), ("sides", 1, "sevens_canasta")}),
+])
+def test_a_problem_between_sides_names_the_field_of_each_side(entries, involves):
+    with pytest.raises(RuleError) as caught:
+        check_hand(make_rules("modern"), FOUR, hand(*entries))
+    whole_hand = [p for p in caught.value.problems if p.path == ()]
+    assert whole_hand and set(whole_hand[0].involves) == involves
+
+
+# --- A special hand: the side's other entries are kept, not counted (docs/rules.md §3) ---------------
+
+
+@pytest.mark.parametrize("preset, entry, other, figures", [
+    # pairs 2,500 in modern; the red 3 and the Count of 50 are kept but not counted. Them: natural 500 + 100.
+    ("modern", E(special_hand="pairs", red_threes=1, count=50), E(natural_canastas=1, count=100),
+     [(2500, 0), (500, 100)]),
+    # wca: pairs 3,000; a canasta and a perfect cut beside it don't count; wipeout leaves Them 0.
+    ("wca", E(special_hand="pairs", natural_canastas=1), E(natural_canastas=2, count=200),
+     [(3000, 0), (0, 0)]),
+])
+def test_a_special_hand_keeps_the_sides_other_entries_but_does_not_count_them(preset, entry, other, figures):
+    scored = score_hand(make_rules(preset), FOUR, hand(entry, other))
+    assert [(s.base, s.count) for s in scored.sides] == figures
+
+
+def test_the_entries_beside_a_special_hand_are_not_counted_against_the_pack():
+    # Us lay down seven pairs with four red 3s typed beside it; Them have two red 3s. Counted, that would be
+    # six red 3s of four; Us's 3s don't count, so the hand stands: Them 2 red 3s with two canastas = 300.
+    scored = score_hand(make_rules("modern"), FOUR, hand(E(special_hand="pairs", red_threes=4),
+                                                         E(red_threes=2, natural_canastas=2, count=0)))
+    assert [s.base for s in scored.sides] == [2500, 1300]

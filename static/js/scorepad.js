@@ -2,8 +2,8 @@
 (function () {
   "use strict";
 
-  // Steppers: the - and + buttons beside a number change it by one, within its min and max,
-  // and fire "input" so the live preview follows.
+  // Steppers: the - and + buttons beside a number change it by one, within its data-min and
+  // data-max, and fire "input" so the live preview follows.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button.step");
     if (!button) return;
@@ -12,11 +12,50 @@
     var value = parseInt(input.value, 10);
     if (isNaN(value)) value = 0;
     value += parseInt(button.dataset.step, 10);
-    var min = input.min === "" ? -Infinity : parseInt(input.min, 10);
-    var max = input.max === "" ? Infinity : parseInt(input.max, 10);
+    var min = input.dataset.min === undefined ? -Infinity : parseInt(input.dataset.min, 10);
+    var max = input.dataset.max === undefined ? Infinity : parseInt(input.dataset.max, 10);
     input.value = Math.min(max, Math.max(min, value));
     input.dispatchEvent(new Event("input", { bubbles: true }));
+    keepAboveTheBar(button);
   });
+
+  // Number fields take digits only (a Count may also start with a minus sign). Anything else is
+  // refused where it was typed, and said in that field's own message slot; the server refuses it
+  // too, for a phone without this script.
+  function sayAtField(input, message) {
+    var slot = document.getElementById(input.id + "-error");
+    if (!slot) return;
+    input.dataset.refused = message;  // kept until the field takes a keystroke, across live previews
+    slot.textContent = message;
+    input.setAttribute("aria-invalid", "true");
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.dataset) delete event.target.dataset.refused;
+  });
+  document.addEventListener("beforeinput", function (event) {
+    var input = event.target;
+    if (!input.classList || !input.classList.contains("digits") || event.data === null) return;
+    var allowed = input.dataset.sign ? /^[-\u2212]?[0-9]*$/ : /^[0-9]*$/;
+    var start = input.selectionStart === null ? input.value.length : input.selectionStart;
+    var end = input.selectionEnd === null ? input.value.length : input.selectionEnd;
+    var after = input.value.slice(0, start) + event.data + input.value.slice(end);
+    if (allowed.test(after)) return;
+    event.preventDefault();
+    sayAtField(input, "Digits only here: \u201c" + event.data + "\u201d can't be part of a number." +
+      (input.dataset.sign ? " For a minus Count, tap \u2212." : ""));
+  });
+
+  // The bar at the bottom of the hand form never covers what is being tapped or typed: a control
+  // that lands under it (focus, a stepper's tap, the keyboard opening) is scrolled up above it.
+  function keepAboveTheBar(element) {
+    var bar = document.querySelector(".entry-bar");
+    if (!bar || !element || !element.closest || !element.closest("form.hand-form") || bar.contains(element)) return;
+    var box = element.getBoundingClientRect();
+    var barTop = bar.getBoundingClientRect().top;
+    if (box.bottom > barTop - 8) window.scrollBy(0, box.bottom - barTop + 16);
+  }
+  document.addEventListener("focusin", function (event) { keepAboveTheBar(event.target); });
+  window.addEventListener("resize", function () { keepAboveTheBar(document.activeElement); });
 
   // New game: the first-dealer list names the players as they are typed, without a trip to the
   // server that could replace the list under the scorekeeper's finger.
@@ -107,7 +146,9 @@
   }
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form.hand-form");
-    if (form) restoreDraft(form);
+    if (!form) return;
+    openedWith = entriesOf(form);
+    restoreDraft(form);
   });
   ["input", "change"].forEach(function (type) {
     document.addEventListener(type, function (event) {
@@ -115,9 +156,36 @@
       if (form) keepDraft(form);
     });
   });
+  // An offer that lasts a few seconds (Undo after a save) goes away by itself.
+  function hideLater(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("[data-hide-after]").forEach(function (el) {
+      setTimeout(function () { el.remove(); }, parseInt(el.dataset.hideAfter, 10));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { hideLater(document); });
+  document.addEventListener("htmx:load", function (event) { hideLater(event.detail.elt); });
+
+  // Cancel throws away what was typed: when anything was, it asks first.
+  var openedWith = null;  // the form's entries as the page opened it
+  function entriesOf(form) {
+    var values = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name === "version" || el.tagName === "BUTTON") return;
+      if ((el.type === "checkbox" || el.type === "radio") && !el.checked) return;
+      values.push(el.name + "=" + el.value);
+    });
+    return values.join("&");
+  }
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest("a.cancel-hand");
-    if (cancel) forgetDrafts(cancel.closest("form.hand-form").getAttribute("action"));
+    var form = document.querySelector("form.hand-form");
+    if (!cancel || !form) return;
+    if (entriesOf(form) !== openedWith &&
+        !window.confirm("Leave this hand without saving? What you typed will be lost.")) {
+      event.preventDefault();
+      return;
+    }
+    forgetDrafts(form.getAttribute("action"));
   });
   // A save answered with the next page: its drafts are done with. (When the answer replaces the
   // page, htmx reports it from <body>, the form being gone: hence the action remembered here.)
@@ -141,13 +209,18 @@
   });
 
   // After the live preview, mark in red exactly the inputs whose error slot holds a message
-  // (the preview swaps only the messages, so the typing field keeps its focus).
+  // (the preview swaps only the messages, so the typing field keeps its focus), and open a side's
+  // "More" when a problem is in it, so that no problem is out of sight.
   document.addEventListener("htmx:afterSettle", function () {
     document.querySelectorAll(".field-error[id$='-error']").forEach(function (slot) {
       var input = document.querySelector("[aria-describedby='" + slot.id + "']");
       if (!input) return;
-      if (slot.textContent.trim()) input.setAttribute("aria-invalid", "true");
+      if (!slot.textContent.trim() && input.dataset.refused) slot.textContent = input.dataset.refused;
+      var problem = slot.textContent.trim() !== "";
+      if (problem) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
+      var more = slot.closest("details.more");
+      if (problem && more) more.open = true;
     });
   });
 
