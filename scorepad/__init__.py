@@ -112,18 +112,17 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def ensure_schema() -> None:
-    """Bring a database with no tables up to the newest migration, so plain `flask run` works on a fresh file."""
+    """Bring the database up to the newest migration, so plain `flask run` works on a fresh file and on one an
+    older Scorepad made (a database already up to date is left as it is)."""
     from flask_migrate import upgrade
     from sqlalchemy import inspect
     from sqlalchemy.exc import SQLAlchemyError
 
     from .models import db
 
-    if inspect(db.engine).has_table("games"):
-        return
     try:
         upgrade()
     except SQLAlchemyError:
-        # Another worker starting at the same moment made the schema first; that is all we wanted.
+        # Another worker starting at the same moment brought it up first; that is all we wanted.
         if not inspect(db.engine).has_table("games"):
             raise

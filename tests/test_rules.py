@@ -1392,3 +1392,109 @@ def test_the_entries_beside_a_special_hand_are_not_counted_against_the_pack():
     scored = score_hand(make_rules("modern"), FOUR, hand(E(special_hand="pairs", red_threes=4),
                                                          E(red_threes=2, natural_canastas=2, count=0)))
     assert [s.base for s in scored.sides] == [2500, 1300]
+
+
+# --- House rules: each changes the figure it should, and only that (docs/api.md "Table rules") -------
+
+HOUSE_RULES = [
+    # (preset, house rules, entry, Base with the preset's own values, Base with the house rule)
+    ("modern", {"values": {"natural_canasta": 600}}, E(natural_canastas=2), 1000, 1200),
+    ("modern", {"values": {"mixed_canasta": 250}}, E(mixed_canastas=2), 600, 500),
+    ("modern", {"values": {"going_out": 200}}, E(natural_canastas=2, went_out=True), 1100, 1200),
+    ("modern", {"values": {"sevens_canasta": 3000}}, E(sevens_canasta=True, natural_canastas=1), 3000, 3500),
+    ("modern", {"values": {"wild_canasta_deuces": 3500}}, E(wild_canasta="deuces", natural_canastas=1),
+     3500, 4000),
+    ("modern", {"values": {"incomplete_wild": 2500}}, E(incomplete_wild=True), -2000, -2500),
+    ("modern", {"values": {"dirty_aces": 1000}}, E(dirty_aces=2), -3000, -2000),
+    # 2 red 3s with two canastas: 300 + 1,000; with the schedule 0/200/400/600/1,200: 400 + 1,000.
+    ("modern", {"threes": [0, 200, 400, 600, 1200]}, E(red_threes=2, natural_canastas=2), 1300, 1400),
+    # all eight 3s: 1,000 + 1,000 by the schedule, or 3,000 flat; + two naturals 1,000.
+    ("modern", {"all_eight_threes": 3000}, E(red_threes=4, black_threes=4, natural_canastas=2), 3000, 4000),
+    # classic: 2 red 3s at 100 each or 50 each, + a natural 500.
+    ("classic", {"red_threes": {"each": 50}}, E(red_threes=2, natural_canastas=1), 700, 600),
+    ("classic", {"red_threes": {"all_four": 1000}}, E(red_threes=4, natural_canastas=1), 1300, 1500),
+    ("classic", {"values": {"going_out_concealed": 300}},
+     E(natural_canastas=1, went_out=True, concealed=True), 700, 800),
+    ("classic", {"values": {"failed_pile_take": 25}}, E(failed_pile_takes=2), -100, -50),
+]
+
+
+@pytest.mark.parametrize("preset, house, entry, before, after", HOUSE_RULES)
+def test_a_house_rule_changes_the_figure_it_should_and_only_that(preset, house, entry, before, after):
+    other = E(count=-50)  # the other side: nothing any house rule above touches
+    plain = score_hand(make_rules(preset), FOUR, hand(entry, other))
+    changed = score_hand(make_rules(preset, **house), FOUR, hand(entry, other))
+    assert (plain.sides[0].base, changed.sides[0].base) == (before, after)
+    assert changed.sides[1] == plain.sides[1]
+
+
+def test_concealed_going_out_can_be_played_in_modern():
+    # 0 in the modern preset: the entry is unknown to the game; a table that pays 300 has it.
+    assert refusal_paths(make_rules("modern"), FOUR, hand(E(natural_canastas=2, went_out=True, concealed=True),
+                                                          E())) == {("sides", 0, "concealed")}
+    scored = score_one("modern", E(natural_canastas=2, went_out=True, concealed=True),
+                       values={"going_out_concealed": 300})
+    assert scored.base == 1300  # 2 naturals 1,000 + concealed 300
+
+
+def test_a_value_of_zero_means_the_table_does_not_play_it():
+    assert refusal_paths(make_rules("modern", values={"sevens_canasta": 0}), FOUR,
+                         hand(E(sevens_canasta=True), E())) == {("sides", 0, "sevens_canasta")}
+
+
+def test_two_canastas_to_go_out_in_classic_two_handed_play():
+    going_out = hand(E(natural_canastas=1, went_out=True, count=100), E())
+    check_hand(make_rules("classic"), TWO, going_out)
+    assert refusal_paths(make_rules("classic", canastas_to_go_out=2), TWO, going_out) == {("sides", 0, "went_out")}
+
+
+def test_a_table_may_count_melded_minus_in_hand_without_a_canasta_in_modern():
+    entry = E(cards=grid({"high": 3}, {"low": 1}))  # melded 30, in hand 5
+    assert score_one("modern", entry).count == -35  # every card against a side with no canasta
+    assert score_one("modern", entry, count_without_canasta="melded_minus_hand").count == 25
+
+
+@pytest.mark.parametrize("cumulative, minimum", [(-200, 50), (2995, 50), (3000, 150), (9000, 150)])
+def test_a_table_sets_its_own_minimum_count_bands(cumulative, minimum):
+    rules = make_rules("modern", minimum_counts=[{"from": None, "minimum": 50}, {"from": 3000, "minimum": 150}])
+    assert minimum_count(rules, cumulative) == minimum
+
+
+@pytest.mark.parametrize("house, path", [
+    ({"values": {"natural_canasta": -5}}, ("rules", "values", "natural_canasta")),
+    ({"values": {"natural_canasta": 100_005}}, ("rules", "values", "natural_canasta")),
+    ({"values": {"natural_canasta": 502}}, ("rules", "values", "natural_canasta")),
+    ({"values": {"royal_canasta": 500}}, ("rules", "values", "royal_canasta")),
+    ({"target": 100_005}, ("rules", "target")),
+    ({"tie": "coin_toss"}, ("rules", "tie")),
+    ({"threes": [0, 100, 300]}, ("rules", "threes")),
+    ({"minimum_counts": [{"from": None, "minimum": 50}, {"from": 3000, "minimum": 150},
+                         {"from": 2000, "minimum": 180}]}, ("rules", "minimum_counts", 2, "from")),
+    ({"minimum_counts": [{"from": 0, "minimum": 50}]}, ("rules", "minimum_counts", 0, "from")),
+])
+def test_an_absurd_house_rule_is_refused_naming_its_key(house, path):
+    with pytest.raises(RuleError) as caught:
+        make_rules("modern", **house)
+    assert [p.path for p in caught.value.problems] == [path]
+
+
+# --- A tie at the target (docs/api.md "tie") -----------------------------------------------------------
+
+# Hand 1 to 1,000: Us 2 naturals 1,000 and Count 0 = 1,000; Them 2 naturals, going out 100, Count −100 = 1,000.
+TIED = hand(E(natural_canastas=2, count=0), E(natural_canastas=2, went_out=True, count=-100))
+
+
+@pytest.mark.parametrize("tie, finished, winners, winner", [
+    ("play_on", False, (), None),       # play another hand
+    ("shared", True, (0, 1), None),     # both win; nobody wins alone
+    ("went_out", True, (1,), 1),        # Them went out in the last hand
+])
+def test_a_tie_at_the_target_follows_the_tables_rule(tie, finished, winners, winner):
+    score = score_game(make_rules("modern", target=1000, tie=tie), FOUR, [TIED])
+    assert score.totals == (1000, 1000)
+    assert (score.finished, score.winners, score.winner) == (finished, winners, winner)
+
+
+def test_went_out_plays_on_when_no_tied_leader_went_out():
+    tied = hand(E(natural_canastas=2, count=0), E(natural_canastas=2, count=0))  # 1,000 each, nobody out
+    assert score_game(make_rules("modern", target=1000, tie="went_out"), FOUR, [tied]).finished is False

@@ -60,3 +60,55 @@ def test_a_new_hand_is_still_checked_in_an_old_game(app, client):
                           json={"sides": [{"count": 7}, {}]})
     assert refused.status_code == 422
     assert refused.get_json()["errors"][0]["field"] == "sides.0.count"
+
+
+def test_games_stored_before_table_rules_keep_the_values_they_were_played_with(tmp_path):
+    """The migration to complete table rules fills a stored game's values from the presets of its day."""
+    from flask_migrate import upgrade
+
+    from scorepad import create_app
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
+                      "AUTO_CREATE_SCHEMA": False})
+    with app.app_context():
+        upgrade(revision="6f135fe7c877")  # the schema of the first release
+        db.session.execute(db.text(
+            "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
+            "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"),
+            {"rules": '{"preset": "modern", "target": 5000, "wipeout": false, "perfect_cut": true, '
+                      '"special_hands": {"pairs": 2500}}',
+             "sides": '[{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]'})
+        db.session.execute(db.text("INSERT INTO hands (game_id, position, sides, created_at) "
+                                   "VALUES ('old', 0, :sides, '2026-11-01')"),
+                           {"sides": '[{"natural_canastas": 1, "threes_in_hand": 1, "count": 100}, {}]'})
+        db.session.commit()
+        upgrade()
+        db.engine.dispose()
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url})
+    body = app.test_client().get("/api/games/old").get_json()
+    with app.app_context():
+        db.engine.dispose()
+    # Its own overrides stay; the rest is modern as it was played then: a 3 left in hand cost 100.
+    assert body["rules"]["target"] == 5000 and body["rules"]["special_hands"] == {"pairs": 2500}
+    assert body["rules"]["values"]["three_in_hand"] == 100
+    assert body["rules"]["minimum_counts"][1] == {"from": 3000, "minimum": 155}
+    # Us: one natural canasta 500, 3s none, a 3 left in hand −100, Count 100: 500.
+    assert body["totals"] == [500, 0]
+
+
+def test_a_stored_game_keeps_its_values_when_a_preset_changes(app, client, monkeypatch):
+    from dataclasses import replace
+
+    from scorepad import rules
+
+    created = client.post("/api/games", json=game_document()).get_json()
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    client.post(f"/api/games/{created['id']}/hands", headers=headers,
+                json={"sides": [{"natural_canastas": 2, "went_out": True, "count": 100}, {}]})
+    changed = replace(rules.PRESETS["modern"], rules=replace(
+        rules.PRESETS["modern"].rules, values=replace(rules.PRESETS["modern"].rules.values, natural_canasta=700)))
+    monkeypatch.setitem(rules.PRESETS, "modern", changed)  # a later Scorepad values a natural canasta at 700
+    body = client.get(f"/api/games/{created['id']}").get_json()
+    # Still 2 × 500 + going out 100 + Count 100 = 1,200, as the game was played.
+    assert body["rules"]["values"]["natural_canasta"] == 500 and body["totals"] == [1200, 0]
