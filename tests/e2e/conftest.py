@@ -7,7 +7,10 @@ on every machine); otherwise Playwright's own. If neither is there, the launch f
 from __future__ import annotations
 
 import os
+import socket
+import struct
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -39,9 +42,9 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """The app on a fresh SQLite file, served on a free local port for the length of one test."""
-    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
+def live_server(database_uri):
+    """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test."""
+    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -50,6 +53,124 @@ def live_server(tmp_path):
     thread.join(timeout=5)
     with app.app_context():
         db.engine.dispose()
+
+
+class Wifi:
+    """The phone's Wi-Fi to the live server: a TCP relay on its own port that a test can cut or stall.
+
+    Chromium's offline switch (context.set_offline) is not a dead Wi-Fi: a page loaded under it may
+    still read navigator.onLine true, and it has let a request through. A relay fails for real:
+    cut, every open connection is dropped and new ones are reset; stalled, connections are taken
+    and never answered, as on Wi-Fi with a signal but no way out.
+    """
+
+    def __init__(self, server_url: str):
+        self.server = ("127.0.0.1", urlsplit(server_url).port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.state = "up"
+        self.lock = threading.Lock()
+        self.open_sockets: set[socket.socket] = set()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def cut(self) -> None:
+        """No connection: what is open is dropped, a new connection is reset at once."""
+        self.switch("down")
+
+    def stall(self) -> None:
+        """Connected, but nothing ever comes back."""
+        self.switch("stalled")
+
+    def restore(self) -> None:
+        """The Wi-Fi works again."""
+        self.switch("up")
+
+    def close(self) -> None:
+        """Stop relaying for good (end of the test)."""
+        self.switch("closed")
+        self.listener.shutdown(socket.SHUT_RDWR)  # wakes accept()
+        self.listener.close()
+
+    def switch(self, state: str) -> None:
+        with self.lock:
+            self.state = state
+            doomed, self.open_sockets = self.open_sockets, set()
+        for sock in doomed:
+            drop(sock)
+
+    def accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with self.lock:
+                state = self.state
+                if state == "stalled":
+                    self.open_sockets.add(client)
+            if state == "up":
+                self.relay(client)
+            elif state != "stalled":
+                drop(client)
+
+    def relay(self, client: socket.socket) -> None:
+        try:
+            server = socket.create_connection(self.server)
+        except OSError:
+            drop(client)
+            return
+        ends = {client, server}
+        directions_left = [2]
+
+        def finished() -> None:  # both directions done: close the connection
+            with self.lock:
+                directions_left[0] -= 1
+                if directions_left[0]:
+                    return
+                self.open_sockets -= ends
+            for sock in ends:
+                sock.close()
+
+        with self.lock:
+            cut_meanwhile = self.state != "up"
+            if not cut_meanwhile:
+                self.open_sockets |= ends
+        if cut_meanwhile:
+            for sock in ends:
+                drop(sock)
+            return
+        for source, target in ((client, server), (server, client)):
+            threading.Thread(target=pump, args=(source, target, finished), daemon=True).start()
+
+
+def pump(source: socket.socket, target: socket.socket, finished) -> None:
+    """Copy one direction of a connection until it ends, then pass the end on."""
+    try:
+        while data := source.recv(65536):
+            target.sendall(data)
+        target.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass  # dropped by Wifi.switch, or the other end went away
+    finally:
+        finished()
+
+
+def drop(sock: socket.socket) -> None:
+    """Reset a connection, as a network that went away does; wakes any thread reading it."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.shutdown(socket.SHUT_RD)
+    except OSError:
+        pass
+    sock.close()
+
+
+@pytest.fixture
+def wifi(live_server):
+    """The live server reached through Wi-Fi the test controls: wifi.url, wifi.cut(), wifi.stall(), wifi.restore()."""
+    relay = Wifi(live_server)
+    yield relay
+    relay.close()
 
 
 def no_horizontal_scroll(page) -> bool:

@@ -1,52 +1,118 @@
-"""The installable app offline: a scoresheet seen once stays readable; forms are never served stale."""
+"""The installable app offline: a scoresheet seen once stays readable; forms are never served stale.
+
+The phone reaches the server through `wifi` (conftest), a relay the test cuts or stalls for real.
+Chromium's offline switch is not used: a phone on dead Wi-Fi still believes it is online, and the
+page must learn that it is a copy from the service worker, not from navigator.onLine.
+"""
 
 from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import start_game
 
+# Far from UTC, and by a half hour: the banner's time must be the phone's, not the server's.
+PHONE_TIME_ZONE = "Asia/Kolkata"
+
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     """These tests need the service worker that the other browser tests block."""
-    return {**browser_context_args, "service_workers": "allow"}
+    return {**browser_context_args, "service_workers": "allow", "timezone_id": PHONE_TIME_ZONE}
 
 
-def test_a_scoresheet_seen_once_stays_readable_offline(page, context, live_server):
-    start_game(page, live_server)
+def keep_on_the_phone(page) -> str:
+    """Reload the page once the service worker runs, so it is kept on the phone; the time it was made."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # the first visit the service worker controls is kept on the phone
-    expect(page.locator("h1")).to_have_text("Us v Them")
     assert page.evaluate("!!navigator.serviceWorker.controller")
-    context.set_offline(True)
+    expect(page.locator("html")).to_have_attribute("data-served", "network")
+    expect(page.locator("#offline-banner")).to_be_hidden()  # fresh from the server: nothing to say
+    return page.locator("html").get_attribute("data-rendered-at")
+
+
+def phone_time(rendered_at: str) -> datetime:
+    """The server's UTC time as the phone's clock shows it."""
+    return datetime.fromisoformat(rendered_at).astimezone(ZoneInfo(PHONE_TIME_ZONE))
+
+
+def figures_as_of(rendered_at: str) -> re.Pattern:
+    """The banner on a copy made at `rendered_at`, seen the same day (or just after midnight, with the day)."""
+    return re.compile(rf"^No connection: figures as of ([A-Z][a-z]+ \d+, )?{phone_time(rendered_at):%H:%M}$")
+
+
+def test_a_scoresheet_seen_once_stays_readable_offline(page, wifi):
+    start_game(page, wifi.url)
+    rendered_at = keep_on_the_phone(page)
+    wifi.cut()
+    response = page.reload()
+    expect(page.locator("h1")).to_have_text("Us v Them")
+    expect(page.locator(".min-count-figure")).to_have_text(["125", "125"])
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_have_text(figures_as_of(rendered_at))
+    assert response.headers["scorepad-copy"] == rendered_at
+
+
+def test_a_copy_shown_after_waiting_for_slow_wifi_says_so(page, wifi):
+    start_game(page, wifi.url)
+    rendered_at = keep_on_the_phone(page)
+    wifi.stall()  # connected, no answer: the worker gives up waiting after 4 s and shows the copy
     page.reload()
     expect(page.locator("h1")).to_have_text("Us v Them")
-    expect(page.locator("#offline-banner")).to_be_visible()
-    expect(page.locator(".min-count-figure")).to_have_text(["125", "125"])
+    expect(page.locator("#offline-banner")).to_have_text(figures_as_of(rendered_at))
 
 
-def test_a_form_is_never_served_from_the_phone_offline(page, context, live_server):
-    start_game(page, live_server)
-    game_url = page.url
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+def test_a_copy_from_another_day_gives_the_day(page, wifi):
+    start_game(page, wifi.url)
+    rendered_at = keep_on_the_phone(page)
+    made = phone_time(rendered_at)
+    now = made + timedelta(days=2)
+    page.clock.set_fixed_time(now)
+    wifi.cut()
     page.reload()
+    day = f"{made:%b} {made.day}" + (f", {made.year}" if made.year != now.year else "")
+    expect(page.locator("#offline-banner")).to_have_text(f"No connection: figures as of {day}, {made:%H:%M}")
+
+
+def test_the_banner_goes_once_the_scoreboard_hears_from_the_server(page, wifi):
+    start_game(page, wifi.url)
+    page.get_by_role("link", name="Scoreboard link").click()
+    page.clock.install()  # the scoreboard asks the server every 15 s: the test moves the clock on
+    keep_on_the_phone(page)
+    wifi.cut()
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    page.clock.fast_forward("00:16")
+    expect(page.locator("#offline-banner")).to_be_visible()  # still no answer: still a copy
+    wifi.restore()
+    page.clock.fast_forward("00:16")
+    expect(page.locator("#offline-banner")).to_be_hidden()
+
+
+def test_a_form_is_never_served_from_the_phone_offline(page, wifi):
+    start_game(page, wifi.url)
+    game_url = page.url
+    keep_on_the_phone(page)
     page.get_by_role("link", name="Enter hand 1").click()  # seen online once
     expect(page.locator("h1")).to_have_text("Hand 1")
-    context.set_offline(True)
+    wifi.cut()
     page.goto(game_url + "/hands/new")
     expect(page.locator("h1")).to_have_text("No connection")
+    expect(page.locator("#offline-banner")).to_be_hidden()  # the page says so itself, and has no figures
 
 
-def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, context, live_server):
-    start_game(page, live_server)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
+def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
+    start_game(page, wifi.url)
+    keep_on_the_phone(page)
     page.get_by_role("link", name="Enter hand 1").click()
     us = page.locator('fieldset[data-side="0"]')
     us.get_by_label("Natural canastas", exact=True).fill("2")
-    us.get_by_label("Count: melded minus in hand").fill("150")
+    us.get_by_role("textbox", name=re.compile("^Count")).fill("150")  # the sign starts at +
     page.get_by_role("button", name="Save hand 1").click()
     # Us: two naturals 1,000 + 150 = 1,150
     expect(page.locator(".total-figure").first).to_have_text("1,150")
@@ -55,7 +121,8 @@ def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, context, live
         const kept = await caches.match(location.pathname);
         return kept && (await kept.text()).includes('id="hand-1"');
     }""")
-    context.set_offline(True)
+    wifi.cut()
     page.reload()
     expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^No connection: figures as of .*\d\d:\d\d$"))
     expect(page.locator(".total-figure").first).to_have_text("1,150")
