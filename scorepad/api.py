@@ -95,6 +95,8 @@ def add_hand(game_id: str):
     key = request.headers.get("Idempotency-Key")
     if key and len(key) > IDEMPOTENCY_KEY_LENGTH:
         abort(400, f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters.")
+    if key and not key.isprintable():
+        abort(400, "An Idempotency-Key is printable text: letters, digits and punctuation.")
     if key:
         previous = store.remembered_answer(stored, key)
         if previous is not None:

@@ -6,6 +6,7 @@ Each function checks with the rules first and saves only what they accept.
 from __future__ import annotations
 
 import hashlib
+import re
 import hmac
 import secrets
 from contextlib import contextmanager
@@ -90,8 +91,14 @@ def create_game(game: Game) -> tuple[Stored, str]:
     return Stored(record, game), token
 
 
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what create_game makes (token_urlsafe); nothing else is looked up
+
+
 def load_game(game_id: str) -> Stored:
-    """A stored game by id; GameNotFound if there is none."""
+    """A stored game by id; GameNotFound if there is none (an id that can't be one is not looked up: some
+    databases refuse a NUL character outright)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise GameNotFound(game_id)
     record = db.session.get(GameRecord, game_id)
     if record is None:
         raise GameNotFound(game_id)

@@ -1,32 +1,99 @@
 #!/usr/bin/env bash
-# Install everything the tests need (a virtualenv with the test extras, and Chromium for the
-# browser tests), then run the whole suite: rules, routes, API and browser tests.
-# The README's test command and CI's .ci/run both call this script.
+# Install everything the tests need (a virtualenv with the test extras and the PostgreSQL driver,
+# Chromium for the browser tests, PostgreSQL), run ruff and mypy, then the whole suite (rules, routes,
+# API and browser tests) twice: on SQLite, then on a throw-away PostgreSQL server this script starts
+# and removes. Arguments go to both pytest runs. The README's test command and CI's .ci/run call it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+apt_updated=""
+apt_install() {
+  [ -n "$apt_updated" ] || $SUDO apt-get update -qq
+  apt_updated=1
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
 # Debian's own python3 needs its venv module installed separately.
 if ! python3 -c "import ensurepip" >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+  apt_install python3-venv
 fi
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+.venv/bin/python -m pip install --quiet -e '.[test,postgres]'
 
 # Chromium: Debian's package where apt is there (Playwright's browser download is not always
 # reachable); otherwise Playwright's own build. The browser tests never skip: no browser, no pass.
 if [ ! -x /usr/bin/chromium ]; then
   if command -v apt-get >/dev/null 2>&1; then
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+    apt_install chromium
   else
     .venv/bin/python -m playwright install chromium
   fi
 fi
 
-exec .venv/bin/python -m pytest "$@"
+# The checks maintainers expect before the tests: lint and format (ruff), types of the pure modules (mypy).
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy
+
+# PostgreSQL: Debian's package (PostgreSQL 15 on Debian 12) where apt is there, else a pg_ctl on the PATH.
+# The tests get a server of their own, thrown away at the end: a new cluster in a temporary directory,
+# run by an unprivileged user (postgres when this runs as root), listening on 127.0.0.1 on a free port
+# with a random password; the system's own cluster, if any, is never used. tests/databases.py makes a
+# fresh schema in it for each test. SCOREPAD_TEST_DATABASE_URL, if set, names a server to use instead.
+pg_url="${SCOREPAD_TEST_DATABASE_URL:-}"
+if [ -z "$pg_url" ]; then
+  if ! compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null && ! command -v pg_ctl >/dev/null 2>&1 \
+      && command -v apt-get >/dev/null 2>&1; then
+    apt_install postgresql
+  fi
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$pg_bin" ]; then
+    pg_ctl_path=$(command -v pg_ctl) || { echo "PostgreSQL is needed for the tests: no pg_ctl found" >&2; exit 1; }
+    pg_bin=$(dirname "$pg_ctl_path")
+  fi
+  if [ "$(id -u)" -eq 0 ]; then  # root can't run postgres
+    id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+    as_pg() { runuser -u postgres -- "$@"; }
+  else
+    as_pg() { "$@"; }
+  fi
+  pg_dir=$(mktemp -d /tmp/scorepad-pg.XXXXXX)
+  stop_postgres() {
+    if [ -f "$pg_dir/data/postmaster.pid" ]; then
+      as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$pg_dir"
+  }
+  trap stop_postgres EXIT
+  trap 'exit 130' INT TERM HUP  # the EXIT trap then stops the server
+  [ "$(id -u)" -ne 0 ] || chown postgres: "$pg_dir"
+  pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  pg_password=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+  (umask 077 && printf '%s\n' "$pg_password" >"$pg_dir/password")
+  [ "$(id -u)" -ne 0 ] || chown postgres: "$pg_dir/password"
+  as_pg "$pg_bin/initdb" -D "$pg_dir/data" -U postgres --pwfile="$pg_dir/password" --auth=scram-sha-256 \
+    --encoding=UTF8 --no-locale --no-sync >/dev/null
+  rm -f "$pg_dir/password"
+  # Durability is not wanted from a server that lives for one test run: no fsync makes it quicker.
+  pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
+  pg_options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  if ! as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -o "$pg_options" -w -t 60 start >/dev/null; then
+    cat "$pg_dir/server.log" >&2
+    exit 1
+  fi
+  # The app's role owns its database but is no superuser, as in production.
+  PGPASSWORD="$pg_password" "$pg_bin/psql" -q -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
+    -c "CREATE ROLE scorepad LOGIN PASSWORD '$pg_password'" -c "CREATE DATABASE scorepad OWNER scorepad"
+  pg_url="postgresql://scorepad:$pg_password@127.0.0.1:$pg_port/scorepad"
+fi
+
+# The whole suite on each database; both runs go ahead, and either one failing fails the script.
+status=0
+echo "=== pytest on SQLite"
+env -u SCOREPAD_TEST_DATABASE_URL .venv/bin/python -m pytest "$@" || status=$?
+echo "=== pytest on PostgreSQL"
+SCOREPAD_TEST_DATABASE_URL="$pg_url" .venv/bin/python -m pytest "$@" || { pg_status=$?; [ "$status" -ne 0 ] || status=$pg_status; }
+exit "$status"

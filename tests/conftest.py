@@ -1,4 +1,4 @@
-"""Fixtures shared by the Flask-client tests: an app on a fresh SQLite file, its client, and a new game."""
+"""Fixtures shared by the tests: a fresh database (tests/databases.py), the app on it, its client, and a new game."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 
 from scorepad import create_app
 from scorepad.models import db
+
+from . import databases
 
 FOUR_PLAYERS = [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
 
@@ -16,11 +18,31 @@ def game_document(preset: str = "modern", hands=None, sides=None, **rules) -> di
             "sides": sides or FOUR_PLAYERS, "first_dealer": 0, "hands": hands or []}
 
 
+DATABASE = pytest.StashKey[str]()
+
+
+def pytest_configure(config) -> None:
+    """Find out which database this run is on before any test: SQLite, or the PostgreSQL server
+    SCOREPAD_TEST_DATABASE_URL names; a server out of reach stops the run at once."""
+    config.stash[DATABASE] = databases.describe()
+
+
+def pytest_report_header(config) -> str:
+    """Say which database this run is on."""
+    return config.stash[DATABASE]
+
+
 @pytest.fixture
-def app(tmp_path):
-    """The app on a fresh SQLite file, its schema made by the migrations as in production."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'scorepad.sqlite'}"})
+def database_uri(tmp_path):
+    """A fresh, empty database for one test (an SQLite file, or a PostgreSQL schema), gone after it."""
+    with databases.fresh_database(tmp_path) as uri:
+        yield uri
+
+
+@pytest.fixture
+def app(database_uri):
+    """The app on a fresh database, its schema made by the migrations as in production."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})
     yield app
     with app.app_context():
         db.engine.dispose()

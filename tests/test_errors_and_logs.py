@@ -92,3 +92,17 @@ def test_an_unexpected_error_is_a_json_500_on_the_api_and_a_page_elsewhere(app, 
 def test_a_body_that_is_not_json_is_a_json_400(client):
     response = client.post("/api/games", data="preset=modern", content_type="text/plain")
     assert response.status_code == 400 and response.is_json
+
+
+@pytest.mark.parametrize("path", ["/games/a%00b", "/api/games/a%00b", "/games/x%00/scoreboard",
+                                  "/games/x%00/export.csv", "/games/" + "a" * 40])
+def test_an_address_that_cannot_be_a_game_is_a_404_on_every_database(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+
+
+def test_an_idempotency_key_with_a_control_character_is_a_400(client, api_game):
+    game_id, _, headers = api_game
+    response = client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]},
+                           headers={**headers, "Idempotency-Key": "a\x00b"})
+    assert response.status_code == 400 and response.is_json
