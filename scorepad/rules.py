@@ -19,9 +19,10 @@ Glossary
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 
@@ -70,6 +71,25 @@ SPECIAL_HAND_NAMES = {
     "deuce_pairs": "Deuce pairs",
 }
 
+
+# What each special hand of the catalogue holds, as the rules page tells the table.
+SPECIAL_HAND_HOLDS = {
+    "straight": "one card of every rank from ace to king, plus a joker",
+    "pairs": "seven pairs, no wild cards",
+    "wild_pairs": "seven pairs with a pair of 2s or of jokers; must hold a pair of aces and a pair of 7s",
+    "miami_pairs": "pairs of jokers, 2s, aces and 7s, plus three more pairs",
+    "pungs_kongs": "two four-of-a-kinds and two three-of-a-kinds, no wild cards",
+    "zip_code": "two pairs, two three-of-a-kinds and a four-of-a-kind",
+    "blast_off": "a five, a four and a three of a kind, plus a pair",
+    "triples": "four three-of-a-kinds plus a pair of matching wild cards",
+    "quads": "three four-of-a-kinds plus a pair of matching wild cards",
+    "dream_4": "two five-of-a-kinds plus four matching wild cards",
+    "dream_5": "a five and a four of a kind plus five wild cards",
+    "dream_545": "a five, a four and a five of a kind, no wild cards",
+    "deuce_pairs": "four 2s plus five pairs, no jokers",
+}
+
+
 def special_hand_name(key: str) -> str:
     """A special hand's name, also for a hand since taken out of the catalogue (an old game may hold one)."""
     return SPECIAL_HAND_NAMES.get(key) or str(key).replace("_", " ").capitalize()
@@ -82,19 +102,30 @@ WILD_CANASTA_NAMES = {
 }
 
 
-
 VALUE_LABELS = {
-    "natural_canasta": "Natural canasta", "mixed_canasta": "Mixed canasta", "sevens_canasta": "Sevens canasta",
-    "aces_canasta": "Pure aces canasta", "wild_canasta_deuces": "Wild canasta of seven 2s",
+    "natural_canasta": "Natural canasta",
+    "mixed_canasta": "Mixed canasta",
+    "sevens_canasta": "Sevens canasta",
+    "aces_canasta": "Pure aces canasta",
+    "wild_canasta_deuces": "Wild canasta of seven 2s",
     "wild_canasta_jokers": "Wild canasta of four jokers and three 2s",
-    "wild_canasta_mixed": "Wild canasta of any other mix", "going_out": "Going out",
-    "going_out_concealed": "Going out concealed", "perfect_cut": "Perfect cut",
-    "incomplete_sevens": "Unfinished sevens meld", "incomplete_aces": "Unfinished aces meld",
-    "incomplete_wild": "Unfinished wild-card meld", "dirty_sevens": "A player caught with three 7s",
-    "dirty_aces": "A player caught with three aces", "three_in_hand": "Each 3 left in hand",
-    "red_three_in_hand": "Each red 3 left in hand", "failed_go_out_ask": "Asked to go out, then didn't",
+    "wild_canasta_mixed": "Wild canasta of any other mix",
+    "going_out": "Going out",
+    "going_out_concealed": "Going out concealed",
+    "perfect_cut": "Perfect cut",
+    "incomplete_sevens": "Unfinished sevens meld",
+    "incomplete_aces": "Unfinished aces meld",
+    "incomplete_wild": "Unfinished wild-card meld",
+    "dirty_sevens": "A player caught with three 7s",
+    "dirty_aces": "A player caught with three aces",
+    "three_in_hand": "Each 3 left in hand",
+    "red_three_in_hand": "Each red 3 left in hand",
+    "failed_go_out_ask": "Asked to go out, then didn't",
     "failed_pile_take": "Took the pile, couldn't use its top card",
-    "each": "Each red 3", "all_four": "All four red 3s", "five": "Five red 3s", "six": "Six red 3s",
+    "each": "Each red 3",
+    "all_four": "All four red 3s",
+    "five": "Five red 3s",
+    "six": "Six red 3s",
 }
 
 # --- Table rules: every value a table may play differently ----------------------------------------
@@ -102,10 +133,27 @@ VALUE_LABELS = {
 # A game's Rules hold every value (docs/api.md "Table rules"); a preset is a complete set of them.
 # A game keeps its own complete copy, so changing a preset here never changes a stored game.
 
-VALUE_KEYS = ("natural_canasta", "mixed_canasta", "sevens_canasta", "aces_canasta", "wild_canasta_deuces",
-              "wild_canasta_jokers", "wild_canasta_mixed", "going_out", "going_out_concealed", "perfect_cut",
-              "incomplete_sevens", "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces",
-              "three_in_hand", "red_three_in_hand", "failed_go_out_ask", "failed_pile_take")
+VALUE_KEYS = (
+    "natural_canasta",
+    "mixed_canasta",
+    "sevens_canasta",
+    "aces_canasta",
+    "wild_canasta_deuces",
+    "wild_canasta_jokers",
+    "wild_canasta_mixed",
+    "going_out",
+    "going_out_concealed",
+    "perfect_cut",
+    "incomplete_sevens",
+    "incomplete_aces",
+    "incomplete_wild",
+    "dirty_sevens",
+    "dirty_aces",
+    "three_in_hand",
+    "red_three_in_hand",
+    "failed_go_out_ask",
+    "failed_pile_take",
+)
 TIES = ("play_on", "shared", "went_out")
 COUNTS_WITHOUT_CANASTA = ("negative", "melded_minus_hand")
 RED_THREE_KEYS = ("each", "all_four", "five", "six")
@@ -195,15 +243,23 @@ class Rules:
         """Whether this game has the side entry `name` (a value of 0 means the table does not play it)."""
         v = self.values
         return {
-            "black_threes": self.modern, "has_melded": not self.modern,
-            "sevens_canasta": v.sevens_canasta > 0, "aces_canasta": v.aces_canasta > 0,
+            "black_threes": self.modern,
+            "has_melded": not self.modern,
+            "sevens_canasta": v.sevens_canasta > 0,
+            "aces_canasta": v.aces_canasta > 0,
             "wild_canasta": any(v.wild_canasta(kind) > 0 for kind in WILD_CANASTA_KINDS),
-            "incomplete_sevens": v.incomplete_sevens > 0, "incomplete_aces": v.incomplete_aces > 0,
-            "incomplete_wild": v.incomplete_wild > 0, "dirty_sevens": v.dirty_sevens > 0,
-            "dirty_aces": v.dirty_aces > 0, "threes_in_hand": v.three_in_hand > 0,
-            "last_draw_three": v.three_in_hand > 0, "concealed": v.going_out_concealed > 0,
-            "red_threes_in_hand": v.red_three_in_hand > 0, "failed_go_out_asks": v.failed_go_out_ask > 0,
-            "failed_pile_takes": v.failed_pile_take > 0, "perfect_cut": self.perfect_cut and v.perfect_cut > 0,
+            "incomplete_sevens": v.incomplete_sevens > 0,
+            "incomplete_aces": v.incomplete_aces > 0,
+            "incomplete_wild": v.incomplete_wild > 0,
+            "dirty_sevens": v.dirty_sevens > 0,
+            "dirty_aces": v.dirty_aces > 0,
+            "threes_in_hand": v.three_in_hand > 0,
+            "last_draw_three": v.three_in_hand > 0,
+            "concealed": v.going_out_concealed > 0,
+            "red_threes_in_hand": v.red_three_in_hand > 0,
+            "failed_go_out_asks": v.failed_go_out_ask > 0,
+            "failed_pile_takes": v.failed_pile_take > 0,
+            "perfect_cut": self.perfect_cut and v.perfect_cut > 0,
             "special_hand": bool(self.special_hands),
         }.get(name, True)
 
@@ -220,68 +276,177 @@ class Preset:
 
 
 _MODERN_VALUES = Values(
-    natural_canasta=500, mixed_canasta=300, sevens_canasta=2500, aces_canasta=2500,
-    wild_canasta_deuces=3000, wild_canasta_jokers=2500, wild_canasta_mixed=2000,
-    going_out=100, going_out_concealed=0, perfect_cut=100,
-    incomplete_sevens=2500, incomplete_aces=2500, incomplete_wild=2000, dirty_sevens=1500, dirty_aces=1500,
+    natural_canasta=500,
+    mixed_canasta=300,
+    sevens_canasta=2500,
+    aces_canasta=2500,
+    wild_canasta_deuces=3000,
+    wild_canasta_jokers=2500,
+    wild_canasta_mixed=2000,
+    going_out=100,
+    going_out_concealed=0,
+    perfect_cut=100,
+    incomplete_sevens=2500,
+    incomplete_aces=2500,
+    incomplete_wild=2000,
+    dirty_sevens=1500,
+    dirty_aces=1500,
     three_in_hand=0,  # modern and cla: a 3 left in hand is a card, 5 in the Count
-    red_three_in_hand=0, failed_go_out_ask=0, failed_pile_take=0,
+    red_three_in_hand=0,
+    failed_go_out_ask=0,
+    failed_pile_take=0,
 )
 _CLASSIC_RED_THREES = RedThrees(each=100, all_four=800, five=1000, six=1200)
 _MODERN_RULES = Rules(
-    preset="modern", target=8500, tie="play_on",
+    preset="modern",
+    target=8500,
+    tie="play_on",
     minimum_counts=(Band(None, 125), Band(3000, 155), Band(5000, 180)),
-    canastas_to_go_out=2, count_without_canasta="negative",
-    threes=(0, 100, 300, 500, 1000), all_eight_threes=None, red_threes=_CLASSIC_RED_THREES,
-    values=_MODERN_VALUES, wipeout=False, perfect_cut=True,
-    special_hands=(("straight", 3000), ("pairs", 2500), ("wild_pairs", 2000), ("pungs_kongs", 2000),
-                   ("zip_code", 2500)),
+    canastas_to_go_out=2,
+    count_without_canasta="negative",
+    threes=(0, 100, 300, 500, 1000),
+    all_eight_threes=None,
+    red_threes=_CLASSIC_RED_THREES,
+    values=_MODERN_VALUES,
+    wipeout=False,
+    perfect_cut=True,
+    special_hands=(
+        ("straight", 3000),
+        ("pairs", 2500),
+        ("wild_pairs", 2000),
+        ("pungs_kongs", 2000),
+        ("zip_code", 2500),
+    ),
 )
 
 # cla and wca are modern canasta with their own values: each says only how it differs.
 PRESETS: Mapping[str, Preset] = {
-    "modern": Preset("modern", "Modern American",
-                     "Modern American Canasta: 8,500 to win, special canastas and special hands.", True, _MODERN_RULES),
-    "cla": Preset("cla", "CLA", "Canasta League of America: modern scoring with more special hands.", True,
-                  replace(_MODERN_RULES, preset="cla", special_hands=(
-                      ("pairs", 2500), ("wild_pairs", 2000), ("miami_pairs", 2500), ("pungs_kongs", 3000),
-                      ("zip_code", 2500), ("blast_off", 3000), ("triples", 3500), ("quads", 3500),
-                      ("dream_4", 8500), ("dream_5", 8500)))),
-    "wca": Preset("wca", "WCA", "World Canasta Association: bigger wild canastas, 200 for going out, "
-                                "100 for each 3 left in hand, wipeout on.", True,
-                  replace(_MODERN_RULES, preset="wca", all_eight_threes=3000, wipeout=True,
-                          values=replace(_MODERN_VALUES, wild_canasta_deuces=4000, wild_canasta_jokers=3000,
-                                         wild_canasta_mixed=2500, going_out=200, incomplete_wild=2500,
-                                         three_in_hand=100),
-                          special_hands=tuple((key, 3000) for key in (
-                              "straight", "pairs", "wild_pairs", "miami_pairs", "pungs_kongs", "zip_code",
-                              "blast_off", "triples", "quads", "dream_545", "deuce_pairs")))),
-    "classic": Preset("classic", "Classic", "Classic Canasta: 5,000 to win, red 3s only, no special canastas "
-                                           "or hands; six players allowed.", False,
-                      Rules(preset="classic", target=5000, tie="play_on",
-                            minimum_counts=(Band(None, 15), Band(0, 50), Band(1500, 90), Band(3000, 120)),
-                            canastas_to_go_out=1, count_without_canasta="melded_minus_hand",
-                            threes=(0, 100, 300, 500, 1000), all_eight_threes=None, red_threes=_CLASSIC_RED_THREES,
-                            values=Values(natural_canasta=500, mixed_canasta=300, sevens_canasta=0, aces_canasta=0,
-                                          wild_canasta_deuces=0, wild_canasta_jokers=0, wild_canasta_mixed=0,
-                                          going_out=100, going_out_concealed=200, perfect_cut=100,
-                                          incomplete_sevens=0, incomplete_aces=0, incomplete_wild=0,
-                                          dirty_sevens=0, dirty_aces=0, three_in_hand=0, red_three_in_hand=500,
-                                          failed_go_out_ask=100, failed_pile_take=50),
-                            wipeout=False, perfect_cut=False, special_hands=())),
+    "modern": Preset(
+        "modern",
+        "Modern American",
+        "Modern American Canasta: 8,500 to win, special canastas and special hands.",
+        True,
+        _MODERN_RULES,
+    ),
+    "cla": Preset(
+        "cla",
+        "CLA",
+        "Canasta League of America: modern scoring with more special hands.",
+        True,
+        replace(
+            _MODERN_RULES,
+            preset="cla",
+            special_hands=(
+                ("pairs", 2500),
+                ("wild_pairs", 2000),
+                ("miami_pairs", 2500),
+                ("pungs_kongs", 3000),
+                ("zip_code", 2500),
+                ("blast_off", 3000),
+                ("triples", 3500),
+                ("quads", 3500),
+                ("dream_4", 8500),
+                ("dream_5", 8500),
+            ),
+        ),
+    ),
+    "wca": Preset(
+        "wca",
+        "WCA",
+        "World Canasta Association: bigger wild canastas, 200 for going out, 100 for each 3 left in hand, wipeout on.",
+        True,
+        replace(
+            _MODERN_RULES,
+            preset="wca",
+            all_eight_threes=3000,
+            wipeout=True,
+            values=replace(
+                _MODERN_VALUES,
+                wild_canasta_deuces=4000,
+                wild_canasta_jokers=3000,
+                wild_canasta_mixed=2500,
+                going_out=200,
+                incomplete_wild=2500,
+                three_in_hand=100,
+            ),
+            special_hands=tuple(
+                (key, 3000)
+                for key in (
+                    "straight",
+                    "pairs",
+                    "wild_pairs",
+                    "miami_pairs",
+                    "pungs_kongs",
+                    "zip_code",
+                    "blast_off",
+                    "triples",
+                    "quads",
+                    "dream_545",
+                    "deuce_pairs",
+                )
+            ),
+        ),
+    ),
+    "classic": Preset(
+        "classic",
+        "Classic",
+        "Classic Canasta: 5,000 to win, red 3s only, no special canastas or hands; six players allowed.",
+        False,
+        Rules(
+            preset="classic",
+            target=5000,
+            tie="play_on",
+            minimum_counts=(Band(None, 15), Band(0, 50), Band(1500, 90), Band(3000, 120)),
+            canastas_to_go_out=1,
+            count_without_canasta="melded_minus_hand",
+            threes=(0, 100, 300, 500, 1000),
+            all_eight_threes=None,
+            red_threes=_CLASSIC_RED_THREES,
+            values=Values(
+                natural_canasta=500,
+                mixed_canasta=300,
+                sevens_canasta=0,
+                aces_canasta=0,
+                wild_canasta_deuces=0,
+                wild_canasta_jokers=0,
+                wild_canasta_mixed=0,
+                going_out=100,
+                going_out_concealed=200,
+                perfect_cut=100,
+                incomplete_sevens=0,
+                incomplete_aces=0,
+                incomplete_wild=0,
+                dirty_sevens=0,
+                dirty_aces=0,
+                three_in_hand=0,
+                red_three_in_hand=500,
+                failed_go_out_ask=100,
+                failed_pile_take=50,
+            ),
+            wipeout=False,
+            perfect_cut=False,
+            special_hands=(),
+        ),
+    ),
 }
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
     """Every key of a game's rules as the document carries them (docs/api.md "Table rules")."""
     return {
-        "preset": rules.preset, "target": rules.target, "tie": rules.tie,
+        "preset": rules.preset,
+        "target": rules.target,
+        "tie": rules.tie,
         "minimum_counts": [{"from": band.start, "minimum": band.minimum} for band in rules.minimum_counts],
-        "canastas_to_go_out": rules.canastas_to_go_out, "count_without_canasta": rules.count_without_canasta,
-        "threes": list(rules.threes), "all_eight_threes": rules.all_eight_threes,
+        "canastas_to_go_out": rules.canastas_to_go_out,
+        "count_without_canasta": rules.count_without_canasta,
+        "threes": list(rules.threes),
+        "all_eight_threes": rules.all_eight_threes,
         "red_threes": {key: getattr(rules.red_threes, key) for key in RED_THREE_KEYS},
         "values": {key: getattr(rules.values, key) for key in VALUE_KEYS},
-        "wipeout": rules.wipeout, "perfect_cut": rules.perfect_cut, "special_hands": dict(rules.special_hands),
+        "wipeout": rules.wipeout,
+        "perfect_cut": rules.perfect_cut,
+        "special_hands": dict(rules.special_hands),
     }
 
 
@@ -293,14 +458,20 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
     preset = PRESETS[data["preset"]].rules if data.get("preset") in PRESETS else _MODERN_RULES
     full = {**rules_json(preset), **data}
     return Rules(
-        preset=full["preset"], target=full["target"], tie=full["tie"],
+        preset=full["preset"],
+        target=full["target"],
+        tie=full["tie"],
         minimum_counts=tuple(Band(band["from"], band["minimum"]) for band in full["minimum_counts"]),
-        canastas_to_go_out=full["canastas_to_go_out"], count_without_canasta=full["count_without_canasta"],
-        threes=tuple(full["threes"]), all_eight_threes=full["all_eight_threes"],
-        red_threes=RedThrees(**{key: full["red_threes"].get(key, getattr(preset.red_threes, key))
-                                for key in RED_THREE_KEYS}),
+        canastas_to_go_out=full["canastas_to_go_out"],
+        count_without_canasta=full["count_without_canasta"],
+        threes=tuple(full["threes"]),
+        all_eight_threes=full["all_eight_threes"],
+        red_threes=RedThrees(
+            **{key: full["red_threes"].get(key, getattr(preset.red_threes, key)) for key in RED_THREE_KEYS}
+        ),
         values=Values(**{key: full["values"].get(key, getattr(preset.values, key)) for key in VALUE_KEYS}),
-        wipeout=full["wipeout"], perfect_cut=full["perfect_cut"],
+        wipeout=full["wipeout"],
+        perfect_cut=full["perfect_cut"],
         special_hands=tuple(full["special_hands"].items()),
     )
 
@@ -327,12 +498,12 @@ def _points_problem(value: object, what: str, lowest: int = 0) -> str | None:
 def _check_minimum_counts(value: object) -> Iterator[tuple[tuple, str]]:
     """Minimum Count bands: a first row from null, then rising starts, each with its minimum."""
     if not isinstance(value, list) or not value:
-        yield (), "Minimum Counts: list the bands, like [{\"from\": null, \"minimum\": 125}, {\"from\": 3000, ...}]."
+        yield (), 'Minimum Counts: list the bands, like [{"from": null, "minimum": 125}, {"from": 3000, ...}].'
         return
     previous: int | None = None
     for i, band in enumerate(value):
         if not isinstance(band, Mapping) or set(band) - {"from", "minimum"} or "minimum" not in band:
-            yield (i,), "A Minimum Count band is {\"from\": score or null, \"minimum\": points}."
+            yield (i,), 'A Minimum Count band is {"from": score or null, "minimum": points}.'
             continue
         start = band.get("from")
         if i == 0 and start is not None:
@@ -377,8 +548,9 @@ def make_rules(preset: str, **house: Any) -> Rules:
     for key, choices in (("tie", TIES), ("count_without_canasta", COUNTS_WITHOUT_CANASTA)):
         if key in house and house[key] not in choices:
             refuse((key,), f"{key.replace('_', ' ').capitalize()}: one of {', '.join(choices)}.")
-    if "canastas_to_go_out" in house and (not is_whole_number(house["canastas_to_go_out"])
-                                          or not 0 <= house["canastas_to_go_out"] <= 10):
+    if "canastas_to_go_out" in house and (
+        not is_whole_number(house["canastas_to_go_out"]) or not 0 <= house["canastas_to_go_out"] <= 10
+    ):
         refuse(("canastas_to_go_out",), "Canastas to go out: a number from 0 to 10.")
     if "minimum_counts" in house:
         for path, message in _check_minimum_counts(house["minimum_counts"]):
@@ -400,8 +572,9 @@ def make_rules(preset: str, **house: Any) -> Rules:
         if key not in house:
             continue
         if not isinstance(house[key], Mapping):
-            refuse((key,), f"{key.replace('_', ' ').capitalize()}: give each value by name, like "
-                           f"{{\"{names[0]}\": 500}}.")
+            refuse(
+                (key,), f'{key.replace("_", " ").capitalize()}: give each value by name, like {{"{names[0]}": 500}}.'
+            )
             continue
         for name, points in house[key].items():
             if name not in names:
@@ -415,7 +588,7 @@ def make_rules(preset: str, **house: Any) -> Rules:
     if "special_hands" in house:
         hands = house["special_hands"]
         if not isinstance(hands, Mapping):
-            refuse(("special_hands",), "Special hands: give each hand's points, like {\"pairs\": 2500}.")
+            refuse(("special_hands",), 'Special hands: give each hand\'s points, like {"pairs": 2500}.')
         else:
             for key, points in hands.items():
                 if key not in SPECIAL_HAND_NAMES:
@@ -438,8 +611,14 @@ def make_rules(preset: str, **house: Any) -> Rules:
 
 CARD_POINTS = {"jokers": 50, "deuces": 20, "aces": 20, "high": 10, "low": 5, "black_threes": 5}
 # The rows of the counting grid, as the sheet labels them.
-CARD_LABELS = {"jokers": "Jokers", "deuces": "2s", "aces": "Aces", "high": "8 to K", "low": "4 to 7",
-               "black_threes": "Black 3s"}
+CARD_LABELS = {
+    "jokers": "Jokers",
+    "deuces": "2s",
+    "aces": "Aces",
+    "high": "8 to K",
+    "low": "4 to 7",
+    "black_threes": "Black 3s",
+}
 
 
 @dataclass(frozen=True)
@@ -469,9 +648,14 @@ class Pack:
 
     def grid_limit(self, kind: str) -> int:
         """How many cards of one kind of the counting grid the pack holds."""
-        return {"jokers": self.jokers, "deuces": self.of_rank(), "aces": self.of_rank(),
-                "high": 6 * self.of_rank(), "low": 4 * self.of_rank(),
-                "black_threes": self.threes_of_a_colour}[kind]
+        return {
+            "jokers": self.jokers,
+            "deuces": self.of_rank(),
+            "aces": self.of_rank(),
+            "high": 6 * self.of_rank(),
+            "low": 4 * self.of_rank(),
+            "black_threes": self.threes_of_a_colour,
+        }[kind]
 
     def points(self, black_threes_count: bool) -> int:
         """Card points of the whole pack (black 3s count only in classic)."""
@@ -539,8 +723,13 @@ class SideEntry:
     @property
     def canastas(self) -> int:
         """Closed canastas of every kind, special ones included."""
-        return (self.natural_canastas + self.mixed_canastas + int(self.sevens_canasta)
-                + int(self.aces_canasta) + int(self.wild_canasta is not None))
+        return (
+            self.natural_canastas
+            + self.mixed_canastas
+            + int(self.sevens_canasta)
+            + int(self.aces_canasta)
+            + int(self.wild_canasta is not None)
+        )
 
     @property
     def special_canastas(self) -> int:
@@ -562,19 +751,31 @@ FIGURE_FIELDS = ("reported_base", "count")
 WITH_REPORTED_BASE = ("reported_base", "count", "cards")
 
 FIELD_LABELS = {
-    "red_threes": "Red 3s", "black_threes": "Black 3s",
-    "natural_canastas": "Natural canastas", "mixed_canastas": "Mixed canastas",
-    "sevens_canasta": "Sevens canasta", "aces_canasta": "Pure aces canasta",
+    "red_threes": "Red 3s",
+    "black_threes": "Black 3s",
+    "natural_canastas": "Natural canastas",
+    "mixed_canastas": "Mixed canastas",
+    "sevens_canasta": "Sevens canasta",
+    "aces_canasta": "Pure aces canasta",
     "wild_canasta": "Wild-card canasta",
-    "incomplete_sevens": "Unfinished sevens", "incomplete_aces": "Unfinished aces",
+    "incomplete_sevens": "Unfinished sevens",
+    "incomplete_aces": "Unfinished aces",
     "incomplete_wild": "Unfinished wild cards",
-    "dirty_sevens": "Players dirty with 7s", "dirty_aces": "Players dirty with aces",
-    "threes_in_hand": "3s left in hand", "last_draw_three": "One was the last card of the stock",
-    "went_out": "Went out", "concealed": "Concealed (all in one turn)", "perfect_cut": "Perfect cut",
-    "special_hand": "Special hand", "has_melded": "Melded this hand",
-    "red_threes_in_hand": "Red 3s left in hand", "failed_go_out_asks": "Asked to go out, then didn't",
+    "dirty_sevens": "Players dirty with 7s",
+    "dirty_aces": "Players dirty with aces",
+    "threes_in_hand": "3s left in hand",
+    "last_draw_three": "One was the last card of the stock",
+    "went_out": "Went out",
+    "concealed": "Concealed (all in one turn)",
+    "perfect_cut": "Perfect cut",
+    "special_hand": "Special hand",
+    "has_melded": "Melded this hand",
+    "red_threes_in_hand": "Red 3s left in hand",
+    "failed_go_out_asks": "Asked to go out, then didn't",
     "failed_pile_takes": "Took the pile, couldn't use the top card",
-    "count": "Count", "cards": "Counting grid", "reported_base": "Base as reported",
+    "count": "Count",
+    "cards": "Counting grid",
+    "reported_base": "Base as reported",
 }
 
 
@@ -687,8 +888,13 @@ def _has_melded(rules: Rules, entry: SideEntry) -> bool:
 def melding_unclear(rules: Rules, entry: SideEntry) -> bool:
     """Classic: whether red 3s are on the table but the entries can't tell if the side melded
     (no canasta, a Count of 0 or less, and has_melded not given), so the scorekeeper must say."""
-    return (not rules.modern and entry.red_threes > 0 and entry.has_melded is None
-            and entry.canastas == 0 and side_count(rules, entry) <= 0)
+    return (
+        not rules.modern
+        and entry.red_threes > 0
+        and entry.has_melded is None
+        and entry.canastas == 0
+        and side_count(rules, entry) <= 0
+    )
 
 
 def classic_red_threes(rules: Rules, table: Table, red_threes: int) -> int:
@@ -718,15 +924,17 @@ def threes_value(rules: Rules, table: Table, entry: SideEntry) -> int:
 def penalties(rules: Rules, entry: SideEntry) -> int:
     """Points taken off the side's Base (a 3 drawn last is one of the 3s left in hand)."""
     values = rules.values
-    return (values.incomplete_sevens * entry.incomplete_sevens
-            + values.incomplete_aces * entry.incomplete_aces
-            + values.incomplete_wild * entry.incomplete_wild
-            + values.dirty_sevens * entry.dirty_sevens
-            + values.dirty_aces * entry.dirty_aces
-            + values.three_in_hand * entry.threes_in_hand
-            + values.red_three_in_hand * entry.red_threes_in_hand
-            + values.failed_go_out_ask * entry.failed_go_out_asks
-            + values.failed_pile_take * entry.failed_pile_takes)
+    return (
+        values.incomplete_sevens * entry.incomplete_sevens
+        + values.incomplete_aces * entry.incomplete_aces
+        + values.incomplete_wild * entry.incomplete_wild
+        + values.dirty_sevens * entry.dirty_sevens
+        + values.dirty_aces * entry.dirty_aces
+        + values.three_in_hand * entry.threes_in_hand
+        + values.red_three_in_hand * entry.red_threes_in_hand
+        + values.failed_go_out_ask * entry.failed_go_out_asks
+        + values.failed_pile_take * entry.failed_pile_takes
+    )
 
 
 def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
@@ -736,11 +944,13 @@ def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
         return rules.special_hand_value(entry.special_hand) or 0
     if entry.reported_base is not None:
         return entry.reported_base
-    canastas = (values.natural_canasta * entry.natural_canastas
-                + values.mixed_canasta * entry.mixed_canastas
-                + values.sevens_canasta * entry.sevens_canasta
-                + values.aces_canasta * entry.aces_canasta
-                + (values.wild_canasta(entry.wild_canasta) if entry.wild_canasta else 0))
+    canastas = (
+        values.natural_canasta * entry.natural_canastas
+        + values.mixed_canasta * entry.mixed_canastas
+        + values.sevens_canasta * entry.sevens_canasta
+        + values.aces_canasta * entry.aces_canasta
+        + (values.wild_canasta(entry.wild_canasta) if entry.wild_canasta else 0)
+    )
     going_out = 0
     if entry.went_out:
         going_out = values.going_out_concealed if entry.concealed else values.going_out
@@ -832,9 +1042,11 @@ def _last_card_is_a_three_in_hand(s: _Side) -> Iterator[SideFinding]:
 
 def _special_meld_closed_or_unfinished(s: _Side) -> Iterator[SideFinding]:
     """§5.5: a side can't claim a special canasta and the same unfinished special meld."""
-    for kind, closed, unfinished in (("sevens", "sevens_canasta", "incomplete_sevens"),
-                                     ("pure aces", "aces_canasta", "incomplete_aces"),
-                                     ("wild cards", "wild_canasta", "incomplete_wild")):
+    for kind, closed, unfinished in (
+        ("sevens", "sevens_canasta", "incomplete_sevens"),
+        ("pure aces", "aces_canasta", "incomplete_aces"),
+        ("wild cards", "wild_canasta", "incomplete_wild"),
+    ):
         if getattr(s.entry, closed) not in (False, None) and getattr(s.entry, unfinished):
             yield unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld."
 
@@ -905,8 +1117,12 @@ def _count_is_possible(s: _Side) -> Iterator[SideFinding]:
         yield "count", "The Count must be a multiple of 5."
     elif abs(count) > pack_points:
         yield "count", f"The Count can't be more than the whole pack's {pack_points:,} points."
-    elif (s.rules.count_without_canasta == "negative" and s.entry.canastas == 0 and count > 0
-          and s.entry.reported_base is None):
+    elif (
+        s.rules.count_without_canasta == "negative"
+        and s.entry.canastas == 0
+        and count > 0
+        and s.entry.reported_base is None
+    ):
         yield "count", "A side with no canasta counts every card against it: its Count can't be above 0."
 
 
@@ -919,16 +1135,27 @@ def base_limits(rules: Rules, table: Table, side: int) -> tuple[int, int]:
         threes = max(rules.all_eight_threes or 0, 2 * max(rules.threes))
     else:
         threes = max(classic_red_threes(rules, table, n) for n in range(pack.threes_of_a_colour + 1))
-    canastas = 11 * (pack.of_rank() // 4) * max(values.natural_canasta, values.mixed_canasta) \
-        + values.sevens_canasta + values.aces_canasta + max(values.wild_canasta(k) for k in WILD_CANASTA_KINDS)
+    canastas = (
+        11 * (pack.of_rank() // 4) * max(values.natural_canasta, values.mixed_canasta)
+        + values.sevens_canasta
+        + values.aces_canasta
+        + max(values.wild_canasta(k) for k in WILD_CANASTA_KINDS)
+    )
     going_out = max(values.going_out, values.going_out_concealed)
-    highest = max(threes + canastas + going_out + values.perfect_cut,
-                  max((points for _, points in rules.special_hands), default=0))
-    lowest = -(threes + values.incomplete_sevens + values.incomplete_aces + values.incomplete_wild
-               + (values.dirty_sevens + values.dirty_aces) * players
-               + values.three_in_hand * 2 * pack.threes_of_a_colour
-               + values.red_three_in_hand * pack.threes_of_a_colour
-               + (values.failed_go_out_ask + values.failed_pile_take) * 50)
+    highest = max(
+        threes + canastas + going_out + values.perfect_cut,
+        max((points for _, points in rules.special_hands), default=0),
+    )
+    lowest = -(
+        threes
+        + values.incomplete_sevens
+        + values.incomplete_aces
+        + values.incomplete_wild
+        + (values.dirty_sevens + values.dirty_aces) * players
+        + values.three_in_hand * 2 * pack.threes_of_a_colour
+        + values.red_three_in_hand * pack.threes_of_a_colour
+        + (values.failed_go_out_ask + values.failed_pile_take) * 50
+    )
     return lowest, highest
 
 
@@ -941,14 +1168,18 @@ def _reported_base_alone(s: _Side) -> Iterator[SideFinding]:
     others = [name for name in s.entry.entered_fields() if name not in WITH_REPORTED_BASE]
     if others:
         listed = ", ".join(FIELD_LABELS[name] for name in others)
-        yield "reported_base", (f"Base as reported: give the side's Base as one figure or as its entries "
-                                f"({listed}), not both.")
+        yield (
+            "reported_base",
+            (f"Base as reported: give the side's Base as one figure or as its entries ({listed}), not both."),
+        )
     lowest, highest = base_limits(s.rules, s.table, s.index)
     if base % 5:
         yield "reported_base", "Base as reported: it must be a multiple of 5."
     elif not lowest <= base <= highest:
-        yield "reported_base", (f"Base as reported: in this game a side's Base is between "
-                                f"{_signed(lowest)} and {highest:,}.")
+        yield (
+            "reported_base",
+            (f"Base as reported: in this game a side's Base is between {_signed(lowest)} and {highest:,}."),
+        )
 
 
 def _signed(points: int) -> str:
@@ -962,8 +1193,12 @@ SIDE_CHECKS = (_only_what_the_game_has, _numbers_in_range, _known_wild_canasta, 
 CONSISTENCY_CHECKS = (_last_card_is_a_three_in_hand, _special_meld_closed_or_unfinished, _reported_base_alone)
 # The entries that make up a Base: checked only for a side that neither laid down a special hand (which
 # scores the hand alone) nor reported its Base as one figure (which sets them aside).
-ENTRY_CHECKS = (_going_out_needs_canastas, _melded_is_consistent, _concealed_needs_going_out,
-                _perfect_cut_is_the_cutters)
+ENTRY_CHECKS = (
+    _going_out_needs_canastas,
+    _melded_is_consistent,
+    _concealed_needs_going_out,
+    _perfect_cut_is_the_cutters,
+)
 # The Count: checked for every side but one that laid down a special hand (its Count is 0).
 COUNT_CHECKS = (_counting_grid_fits_the_pack, _count_is_possible)
 
@@ -974,14 +1209,18 @@ def _side_problems(rules: Rules, table: Table, i: int, entry: SideEntry, hand_in
     checks: tuple[SideCheck, ...] = SIDE_CHECKS
     if entry.special_hand is None or not rules.modern:
         checks += CONSISTENCY_CHECKS + (() if entry.reported_base is not None else ENTRY_CHECKS) + COUNT_CHECKS
-    return [Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message)
-            for check in checks for field, message in check(side)]
+    return [
+        Problem(("sides", i, *((field,) if isinstance(field, str) else field)), message)
+        for check in checks
+        for field, message in check(side)
+    ]
 
 
 def _sides_with(entries: Sequence[SideEntry], *names: str) -> tuple[tuple[int, str], ...]:
     """(side, field) for each side whose entry holds any of these fields."""
-    return tuple((i, name) for i, entry in enumerate(entries) for name in names
-                 if getattr(entry, name) not in (0, False, None))
+    return tuple(
+        (i, name) for i, entry in enumerate(entries) for name in names if getattr(entry, name) not in (0, False, None)
+    )
 
 
 def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
@@ -989,15 +1228,22 @@ def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int
     pack, entries = table.pack, hand.sides
     red = sum(e.red_threes + e.red_threes_in_hand for e in entries)
     black = sum(e.black_threes for e in entries)
-    for held, colour, names in ((red, "red", ("red_threes", "red_threes_in_hand")), (black, "black", ("black_threes",))):
+    for held, colour, names in (
+        (red, "red", ("red_threes", "red_threes_in_hand")),
+        (black, "black", ("black_threes",)),
+    ):
         if held > pack.threes_of_a_colour:
-            yield (f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.",
-                   _sides_with(entries, *names))
+            yield (
+                f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.",
+                _sides_with(entries, *names),
+            )
     every_three = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
     threes = sum(getattr(e, name) for e in entries for name in every_three)
     if threes > 2 * pack.threes_of_a_colour:
-        yield (f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.",
-               _sides_with(entries, *every_three))
+        yield (
+            f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.",
+            _sides_with(entries, *every_three),
+        )
 
 
 def _one_way_to_end_the_hand(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
@@ -1015,11 +1261,13 @@ def _one_way_to_end_the_hand(rules: Rules, table: Table, hand: Hand, hand_index:
 
 def _one_of_a_kind(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
     """§5.5 and §5.9: one last card of the stock, one perfect cut, each special canasta on one side."""
-    for name, message in (("last_draw_three", "Only one side can hold the last card of the stock."),
-                          ("perfect_cut", "Only one side can have the perfect cut."),
-                          ("sevens_canasta", "Only one side can close a sevens canasta."),
-                          ("aces_canasta", "Only one side can close a pure aces canasta."),
-                          ("wild_canasta", "Only one side can close a wild-card canasta.")):
+    for name, message in (
+        ("last_draw_three", "Only one side can hold the last card of the stock."),
+        ("perfect_cut", "Only one side can have the perfect cut."),
+        ("sevens_canasta", "Only one side can close a sevens canasta."),
+        ("aces_canasta", "Only one side can close a pure aces canasta."),
+        ("wild_canasta", "Only one side can close a wild-card canasta."),
+    ):
         sides = _sides_with(hand.sides, name)
         if len(sides) > 1:
             yield message, sides
@@ -1043,8 +1291,11 @@ def _canastas_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: i
     # three wild cards; the ranks (A, K ... 4) and the wild cards of the pack must be enough for them all.
     wild_left = pack.wild_cards - sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild for e in entries)
     if not _classic_canastas_possible(naturals, mixed, pack.of_rank(), wild_left):
-        yield (f"{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta "
-               f"is seven cards of a rank; a mixed one at least four of a rank and a wild card).", involved)
+        yield (
+            f"{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta "
+            f"is seven cards of a rank; a mixed one at least four of a rank and a wild card).",
+            involved,
+        )
 
 
 CLASSIC_RANKS = 11  # aces, kings ... 4s: the ranks a classic canasta can be made of
@@ -1082,19 +1333,25 @@ def _cards_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int)
     per_rank = pack.of_rank()
     sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
     if sevens > per_rank:
-        yield (f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
-               f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.",
-               _sides_with(entries, "sevens_canasta", "incomplete_sevens", "dirty_sevens"))
+        yield (
+            f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
+            f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.",
+            _sides_with(entries, "sevens_canasta", "incomplete_sevens", "dirty_sevens"),
+        )
     aces = sum(7 * e.aces_canasta + 3 * e.incomplete_aces + 3 * e.dirty_aces for e in entries)
     if aces > per_rank:
-        yield (f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
-               f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.",
-               _sides_with(entries, "aces_canasta", "incomplete_aces", "dirty_aces"))
+        yield (
+            f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
+            f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.",
+            _sides_with(entries, "aces_canasta", "incomplete_aces", "dirty_aces"),
+        )
     wild = sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild + e.mixed_canastas for e in entries)
     if wild > pack.wild_cards:
-        yield (f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
-               f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.",
-               _sides_with(entries, "wild_canasta", "incomplete_wild", "mixed_canastas"))
+        yield (
+            f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
+            f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.",
+            _sides_with(entries, "wild_canasta", "incomplete_wild", "mixed_canastas"),
+        )
 
 
 def _grids_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
@@ -1104,20 +1361,32 @@ def _grids_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int)
         held = sum(getattr(g.melded, kind) + getattr(g.in_hand, kind) for _, g in grids)
         if held > table.pack.grid_limit(kind):
             sides = tuple((i, "count") for i, g in grids if getattr(g.melded, kind) + getattr(g.in_hand, kind))
-            yield (f"The counting grids hold {held} {CARD_LABELS[kind].lower()}; "
-                   f"the pack has only {table.pack.grid_limit(kind)}.", sides)
+            yield (
+                f"The counting grids hold {held} {CARD_LABELS[kind].lower()}; "
+                f"the pack has only {table.pack.grid_limit(kind)}.",
+                sides,
+            )
 
 
-HAND_CHECKS = (_threes_fit_the_pack, _one_way_to_end_the_hand, _one_of_a_kind, _canastas_fit_the_pack,
-               _cards_fit_the_pack, _grids_fit_the_pack)
+HAND_CHECKS = (
+    _threes_fit_the_pack,
+    _one_way_to_end_the_hand,
+    _one_of_a_kind,
+    _canastas_fit_the_pack,
+    _cards_fit_the_pack,
+    _grids_fit_the_pack,
+)
 
 
 def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> list[Problem]:
     """Problems that only show across the sides of a hand: named on the hand, with each side's field involved.
     Only what counts is judged: a side that laid down a special hand is its special hand."""
     hand = Hand(tuple(counted(entry) for entry in hand.sides))
-    return [Problem((), message, involves=tuple(("sides", side, name) for side, name in fields_involved))
-            for check in HAND_CHECKS for message, fields_involved in check(rules, table, hand, hand_index)]
+    return [
+        Problem((), message, involves=tuple(("sides", side, name) for side, name in fields_involved))
+        for check in HAND_CHECKS
+        for message, fields_involved in check(rules, table, hand, hand_index)
+    ]
 
 
 def check_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0) -> None:
@@ -1179,8 +1448,14 @@ class GameScore:
         return self.totals[self.winners[0]] - max(t for i, t in enumerate(self.totals) if i not in self.winners)
 
 
-def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
-               cumulative_before: Sequence[int] | None = None, check: bool = True) -> HandScore:
+def score_hand(
+    rules: Rules,
+    table: Table,
+    hand: Hand,
+    hand_index: int = 0,
+    cumulative_before: Sequence[int] | None = None,
+    check: bool = True,
+) -> HandScore:
     """Check a hand (unless told it was checked when stored), then work out each side's figures."""
     if check:
         check_hand(rules, table, hand, hand_index)
@@ -1193,8 +1468,15 @@ def score_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0,
         else:
             base, count = side_base(rules, table, entry), side_count(rules, entry)
         cumulative = before[i] + base + count
-        scores.append(SideScore(base=base, count=count, total=base + count, cumulative=cumulative,
-                                min_count_next=minimum_count(rules, cumulative)))
+        scores.append(
+            SideScore(
+                base=base,
+                count=count,
+                total=base + count,
+                cumulative=cumulative,
+                min_count_next=minimum_count(rules, cumulative),
+            )
+        )
     return HandScore(dealer=table.dealer(hand_index), sides=tuple(scores))
 
 
@@ -1228,7 +1510,9 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
     ended_after: int | None = None
     for n, hand in enumerate(hands):
         if winners and check and ended_after is not None:
-            problems.append(Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it."))
+            problems.append(
+                Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it.")
+            )
             continue
         try:
             score = score_hand(rules, table, hand, n, totals, check)
@@ -1242,10 +1526,15 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
             ended_after = n
     if problems:
         raise RuleError(problems)
-    return GameScore(hands=tuple(scored), totals=totals,
-                     min_count=tuple(minimum_count(rules, t) for t in totals),
-                     finished=bool(winners), winners=winners, next_dealer=table.dealer(len(hands)),
-                     ended_after=ended_after)
+    return GameScore(
+        hands=tuple(scored),
+        totals=totals,
+        min_count=tuple(minimum_count(rules, t) for t in totals),
+        finished=bool(winners),
+        winners=winners,
+        next_dealer=table.dealer(len(hands)),
+        ended_after=ended_after,
+    )
 
 
 # --- Settling up (docs/rules.md §6) -----------------------------------------------
@@ -1272,20 +1561,46 @@ def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
     return tuple(made)
 
 
-def settle_up(rules: Rules, totals: Sequence[int], stake: Money, per_special: Money = 0,
-              specials: Sequence[int] | None = None) -> Settlement:
-    """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials."""
+def settle_up(
+    rules: Rules, totals: Sequence[int], stake: Money, per_special: Money = 0, specials: Sequence[int] | None = None
+) -> Settlement:
+    """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000,
+    plus specials."""
     specials = tuple(specials) if specials is not None else (0,) * len(totals)
     winner = max(range(len(totals)), key=lambda i: totals[i])
     thousands = tuple((totals[winner] - total + 500) // 1000 for total in totals)
-    payments = tuple(0 if i == winner else thousands[i] * stake + (specials[winner] - specials[i]) * per_special
-                     for i in range(len(totals)))
+    payments = tuple(
+        0 if i == winner else thousands[i] * stake + (specials[winner] - specials[i]) * per_special
+        for i in range(len(totals))
+    )
     return Settlement(winner=winner, payments=payments, thousands=thousands)
 
 
 __all__ = [
-    "Problem", "RuleError", "Preset", "PRESETS", "Rules", "make_rules", "Side", "Table",
-    "check_table", "CardCounts", "Cards", "SideEntry", "Hand", "check_hand", "side_base",
-    "side_count", "minimum_count", "SideScore", "HandScore", "GameScore", "score_hand",
-    "score_game", "game_over", "Settlement", "settle_up", "specials_made",
+    "Problem",
+    "RuleError",
+    "Preset",
+    "PRESETS",
+    "Rules",
+    "make_rules",
+    "Side",
+    "Table",
+    "check_table",
+    "CardCounts",
+    "Cards",
+    "SideEntry",
+    "Hand",
+    "check_hand",
+    "side_base",
+    "side_count",
+    "minimum_count",
+    "SideScore",
+    "HandScore",
+    "GameScore",
+    "score_hand",
+    "score_game",
+    "game_over",
+    "Settlement",
+    "settle_up",
+    "specials_made",
 ]

@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import no_horizontal_scroll, start_game
 from playwright.sync_api import Locator, Page, expect
+
+from conftest import no_horizontal_scroll, start_game
 
 AXE_VERSION = "4.14.1"  # as pinned in package.json
 AXE = Path(__file__).parent / "vendor" / f"axe-core-{AXE_VERSION}.min.js"
@@ -56,15 +57,17 @@ def axe_violations(page: Page, scheme: str) -> list[str]:
     assert page.evaluate("(s) => matchMedia(`(prefers-color-scheme: ${s})`).matches", scheme)
     page.add_script_tag(path=str(AXE))
     results = page.evaluate(
-        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})",
-        AXE_TAGS)
+        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", AXE_TAGS
+    )
     where = page.url.split("/", 3)[-1]
     found = []
     for violation in results["violations"]:
         for node in violation["nodes"]:
             summary = " ".join(node.get("failureSummary", "").split())
-            found.append(f"/{where} [{scheme}] {violation['id']} ({violation['impact']}) at {node['target']}: "
-                         f"{violation['help']}. {summary}")
+            found.append(
+                f"/{where} [{scheme}] {violation['id']} ({violation['impact']}) at {node['target']}: "
+                f"{violation['help']}. {summary}"
+            )
     return found
 
 
@@ -166,7 +169,8 @@ def test_the_pages_before_any_game_have_no_axe_fault(page: Page, live_server: st
 
 
 def test_a_game_in_progress_has_no_axe_fault(page: Page, live_server: str, scheme: str):
-    """The scoresheet with a few hands, the delete confirmation, the scoreboard and home listing the game."""
+    """The scoresheet with a few hands, the delete confirmation, the scoreboard, the game's rules and home
+    listing the game."""
     problems: list[str] = []
     start_game(page, live_server)
     for number in (1, 2, 3):
@@ -184,6 +188,11 @@ def test_a_game_in_progress_has_no_axe_fault(page: Page, live_server: str, schem
     page.goto(game_url)
     page.goto(live_server + page.get_by_role("link", name="Scoreboard link").get_attribute("href"))
     expect(page.locator(".total-figure")).to_have_count(2)
+    check(page, scheme, problems)
+
+    page.get_by_role("link", name="Rules", exact=True).click()
+    expect(page.get_by_role("heading", name="Rules: Us v Them")).to_be_visible()
+    assert no_horizontal_scroll(page), "the rules page scrolls sideways"
     check(page, scheme, problems)
 
     page.goto(live_server + "/")
@@ -226,8 +235,12 @@ def test_a_finished_game_settled_up_has_no_axe_fault(page: Page, live_server: st
     """A game played to 500: the winner, the settle-up form and what each pays, the scoreboard, home."""
     problems: list[str] = []
     page.goto(live_server + "/games/new")
-    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
-                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
+    for label, name in (
+        ("Player 1 of side 1", "Ann"),
+        ("Player 2 of side 1", "Cleo"),
+        ("Player 1 of side 2", "Bea"),
+        ("Player 2 of side 2", "Dot"),
+    ):
         page.get_by_label(label, exact=True).fill(name)
     page.locator("#game_rules").get_by_label("Points to win", exact=True).fill("500")
     page.get_by_role("button", name="Start the game").click()
