@@ -8,7 +8,8 @@ their fields, so every error renders beside the field it names.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -84,24 +85,47 @@ def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
 # What nearly every hand has: shown first. Every other entry the game has waits one tap away, under
 # "More", and is named in the side's summary once set, so nothing set is ever out of sight.
 EVERYDAY_ENTRIES = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "went_out")
-RARE_ENTRIES = ("special_hand", "sevens_canasta", "aces_canasta", "wild_canasta", "incomplete_sevens",
-                "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces", "threes_in_hand",
-                "last_draw_three", "concealed", "has_melded", "red_threes_in_hand", "failed_go_out_asks",
-                "failed_pile_takes", "reported_base")
+RARE_ENTRIES = (
+    "special_hand",
+    "sevens_canasta",
+    "aces_canasta",
+    "wild_canasta",
+    "incomplete_sevens",
+    "incomplete_aces",
+    "incomplete_wild",
+    "dirty_sevens",
+    "dirty_aces",
+    "threes_in_hand",
+    "last_draw_three",
+    "concealed",
+    "has_melded",
+    "red_threes_in_hand",
+    "failed_go_out_asks",
+    "failed_pile_takes",
+    "reported_base",
+)
 
 
 class SideForm(Form):
     """One side's panel of the hand form."""
 
     # The entries' numbers and switches are added below from the rules' own fields and labels.
-    special_hand = SelectField(rules.FIELD_LABELS["special_hand"], choices=choices([("", "None")]), default="",
-                               validate_choice=False)
-    wild_canasta = SelectField(rules.FIELD_LABELS["wild_canasta"],
-                               choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())), default="")
-    has_melded = SelectField(rules.FIELD_LABELS["has_melded"],
-                             choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]), default="")
-    count_mode = RadioField("Count as", choices=choices([("number", "One number"), ("grid", "Counting grid")]),
-                            default="number")
+    special_hand = SelectField(
+        rules.FIELD_LABELS["special_hand"], choices=choices([("", "None")]), default="", validate_choice=False
+    )
+    wild_canasta = SelectField(
+        rules.FIELD_LABELS["wild_canasta"],
+        choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())),
+        default="",
+    )
+    has_melded = SelectField(
+        rules.FIELD_LABELS["has_melded"],
+        choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]),
+        default="",
+    )
+    count_mode = RadioField(
+        "Count as", choices=choices([("number", "One number"), ("grid", "Counting grid")]), default="number"
+    )
     count_sign = RadioField("Sign", choices=choices([("+", "+"), ("-", "\u2212")]), default="+")
     count = WholeNumber(rules.FIELD_LABELS["count"], minimum=None, example="120")
     # The paper way: a side that reports its own Base ("we have 1,300 base") instead of its entries.
@@ -117,8 +141,9 @@ class SideForm(Form):
         name = field.short_name
         if self.special_hand.data:
             return name == "special_hand"
-        if self.reported_base.data is not None and not name.startswith(("reported_base", "count", "melded_",
-                                                                        "in_hand_")):
+        if self.reported_base.data is not None and not name.startswith(
+            ("reported_base", "count", "melded_", "in_hand_")
+        ):
             return False  # a reported Base sets the side's entries aside
         if name in ("count", "count_sign"):
             return self.count_mode.data != "grid"
@@ -151,9 +176,14 @@ class SideForm(Form):
     def _count_json(self) -> dict:
         """The Count in use: the counting grid's cards, or the number typed with its sign."""
         if self.count_mode.data == "grid":
-            return {"cards": {where: {kind: self[f"{where}_{kind}"].data for kind, _, _ in CARD_GRID
-                                      if self[f"{where}_{kind}"].data}
-                              for where in ("melded", "in_hand")}}
+            return {
+                "cards": {
+                    where: {
+                        kind: self[f"{where}_{kind}"].data for kind, _, _ in CARD_GRID if self[f"{where}_{kind}"].data
+                    }
+                    for where in ("melded", "in_hand")
+                }
+            }
         if self.count.data is not None:
             return {"count": signed(self.count.data, self.count_sign.data)}
         return {}
@@ -198,15 +228,23 @@ class HandSwitchesForm(Form):
 class HandForm:
     """The hand form: a SideForm per side (prefixed s0-, s1-, ...) and the hand's perfect-cut switch."""
 
-    def __init__(self, formdata, game_rules: rules.Rules, table: rules.Table, hand_index: int,
-                 entries: list[dict] | None = None):
+    def __init__(
+        self, formdata, game_rules: rules.Rules, table: rules.Table, hand_index: int, entries: list[dict] | None = None
+    ):
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
         self.cutter_side = table.cutter_side(hand_index)
-        hand_choices = choices([("", "None")] + [(key, f"{rules.special_hand_name(key)} ({points:,})")
-                                                 for key, points in game_rules.special_hands])
-        wild_choices = choices([("", "None")] + [
-            (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({game_rules.values.wild_canasta(kind):,})")
-            for kind in rules.WILD_CANASTA_KINDS if game_rules.values.wild_canasta(kind)])
+        hand_choices = choices(
+            [("", "None")]
+            + [(key, f"{rules.special_hand_name(key)} ({points:,})") for key, points in game_rules.special_hands]
+        )
+        wild_choices = choices(
+            [("", "None")]
+            + [
+                (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({game_rules.values.wild_canasta(kind):,})")
+                for kind in rules.WILD_CANASTA_KINDS
+                if game_rules.values.wild_canasta(kind)
+            ]
+        )
         self.sides = []
         for i, _ in enumerate(table.sides):
             side = SideForm(formdata, prefix=f"s{i}-")
@@ -250,7 +288,7 @@ class HandForm:
         if name == "cards":
             field = side[f"{path[3]}_{path[4]}"] if len(path) == 5 else side.count
         else:
-            field = side[name] if name in side else None
+            field = side[name] if name in side else None  # noqa: SIM401 (a WTForms form has no .get)
         # A problem with a field this page does not show goes to the top of the form, never out of sight.
         return field if field is not None and self.shown(field) else None
 
@@ -258,11 +296,12 @@ class HandForm:
         """Classic: red 3s count for a side that melded, against one that didn't. With no canasta and a
         Count of 0 or less the sheet can't tell, so the scorekeeper must say; True if something was asked."""
         asked = False
-        for side, entry, name in zip(self.sides, hand.sides, (s.name for s in self.table.sides)):
+        for side, entry, name in zip(self.sides, hand.sides, (s.name for s in self.table.sides), strict=False):
             if rules.melding_unclear(self.rules, entry):
                 side.has_melded.errors = list(side.has_melded.errors) + [
                     f"Did {name} meld anything this hand? Say Yes or No: it decides whether the red 3s "
-                    "count for or against."]
+                    "count for or against."
+                ]
                 asked = True
         return asked
 
@@ -281,13 +320,21 @@ class HandForm:
     def hint(self, name: str) -> str:
         """What an entry is worth in this game, in brackets beside its label ("" where it says nothing)."""
         values = self.rules.values
-        worth = {"sevens_canasta": values.sevens_canasta, "aces_canasta": values.aces_canasta,
-                 "went_out": values.going_out, "concealed": values.going_out_concealed,
-                 "incomplete_sevens": -values.incomplete_sevens, "incomplete_aces": -values.incomplete_aces,
-                 "incomplete_wild": -values.incomplete_wild, "dirty_sevens": -values.dirty_sevens,
-                 "dirty_aces": -values.dirty_aces, "threes_in_hand": -values.three_in_hand,
-                 "red_threes_in_hand": -values.red_three_in_hand, "failed_go_out_asks": -values.failed_go_out_ask,
-                 "failed_pile_takes": -values.failed_pile_take}.get(name)
+        worth = {
+            "sevens_canasta": values.sevens_canasta,
+            "aces_canasta": values.aces_canasta,
+            "went_out": values.going_out,
+            "concealed": values.going_out_concealed,
+            "incomplete_sevens": -values.incomplete_sevens,
+            "incomplete_aces": -values.incomplete_aces,
+            "incomplete_wild": -values.incomplete_wild,
+            "dirty_sevens": -values.dirty_sevens,
+            "dirty_aces": -values.dirty_aces,
+            "threes_in_hand": -values.three_in_hand,
+            "red_threes_in_hand": -values.red_three_in_hand,
+            "failed_go_out_asks": -values.failed_go_out_ask,
+            "failed_pile_takes": -values.failed_pile_take,
+        }.get(name)
         if not worth:
             return ""
         each = " each" if name in rules.INT_FIELDS else ""
@@ -308,7 +355,7 @@ class HandForm:
         for field in self.rare_fields(side):
             if field.type == "SelectField":
                 if field.data:
-                    chosen = dict((c.value, c.label) for c in field.choices).get(field.data, field.data)
+                    chosen = {c.value: c.label for c in field.choices}.get(field.data, field.data)
                     said.append(chosen if field.short_name != "has_melded" else f"{field.label.text}: {chosen}")
             elif field.type == "BooleanField":
                 if field.data:
@@ -349,18 +396,24 @@ class HandForm:
 
     def is_blank(self) -> bool:
         """Whether nothing at all was entered for any side (a tap on Save too early)."""
+
         def blank(entry: dict) -> bool:
             cards = entry.get("cards", {})
             rest = {k: v for k, v in entry.items() if k not in ("count", "cards")}
             return not rest and not entry.get("count") and not any(cards.get(w) for w in ("melded", "in_hand"))
+
         return not self.perfect_cut.data and all(blank(side.entry_json()) for side in self.sides)
 
     def page_errors(self) -> list[str]:
         """What the top of a refused form says: the problems with the whole hand, or which entries to fix."""
         if self.errors or not self.has_errors:
             return self.errors
-        places = [f"{side_name}: {field.label.text}" for side_name, side in zip((s.name for s in self.table.sides), self.sides)
-                  for field in side if field.errors]
+        places = [
+            f"{side_name}: {field.label.text}"
+            for side_name, side in zip((s.name for s in self.table.sides), self.sides, strict=False)
+            for field in side
+            if field.errors
+        ]
         if self.perfect_cut.errors:
             places.append("Perfect cut")
         return [f"Check the entries marked in red below ({'; '.join(places)})."]
@@ -373,16 +426,58 @@ class HandForm:
 
 # --- A new game --------------------------------------------------------------------
 
-TABLE_CHOICES = choices([("4", "Two partnerships (4 players)"), ("2", "Two players"),
-                         ("6", "Three partnerships (6 players, classic only)")])
+TABLE_CHOICES = choices(
+    [("4", "Two partnerships (4 players)"), ("2", "Two players"), ("6", "Three partnerships (6 players, classic only)")]
+)
 DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
+TIE_CHOICES = choices(
+    [("play_on", "Play another hand"), ("shared", "Share the win"), ("went_out", "The side that went out wins")]
+)
+MOST_BANDS = 5  # rows of the Minimum Count table the page offers
+THREES_LABELS = (
+    "No 3s of a colour",
+    "One 3 of a colour",
+    "Two 3s of a colour",
+    "Three 3s of a colour",
+    "All four 3s of a colour",
+)
+
+# What each table rule means, in a short line under its field.
+RULE_HINTS = {
+    "value_natural_canasta": "Seven or more of a kind, no wild cards.",
+    "value_mixed_canasta": "Seven or more of a kind with wild cards.",
+    "value_sevens_canasta": "Seven 7s, no wild cards. 0: not played.",
+    "value_aces_canasta": "Seven aces, no wild cards. 0: not played.",
+    "value_wild_canasta_deuces": "Seven 2s. 0: not played.",
+    "value_wild_canasta_jokers": "Four jokers and three 2s. 0: not played.",
+    "value_wild_canasta_mixed": "Seven wild cards in any other mix. 0: not played.",
+    "value_going_out": "The bonus for the side that goes out.",
+    "value_going_out_concealed": "Going out in one turn, nothing melded before. 0: no extra bonus.",
+    "canastas_to_go_out": "Closed canastas a side needs before it may go out.",
+    "value_incomplete_sevens": "Taken off for a sevens meld left unfinished. 0: no penalty.",
+    "value_incomplete_aces": "Taken off for an aces meld left unfinished. 0: no penalty.",
+    "value_incomplete_wild": "Taken off for a wild-card meld left unfinished. 0: no penalty.",
+    "value_dirty_sevens": "Taken off for each player left holding three 7s. 0: no penalty.",
+    "value_dirty_aces": "Taken off for each player left holding three aces. 0: no penalty.",
+    "value_three_in_hand": "Taken off for each 3 still in hand at the end. 0: it counts as a card.",
+    "value_red_three_in_hand": "Taken off for each red 3 not put down. 0: no penalty.",
+    "value_failed_go_out_ask": "Taken off when a side asks to go out and then can't. 0: no penalty.",
+    "value_failed_pile_take": "Taken off when the pile's top card can't be used. 0: no penalty.",
+    "value_perfect_cut": "What the perfect cut is worth, when the table plays it.",
+    "all_eight_threes": "All four red and all four black 3s together. 0: each colour counts on its own.",
+    "red_each": "A red 3 put down: for a side that melded, against one that didn't.",
+    "red_all_four": "All four red 3s (two decks) score this instead.",
+    "red_five": "Five red 3s (three decks) score this instead.",
+    "red_six": "All six red 3s (three decks) score this instead.",
+    "target": "The game ends when a side reaches this.",
+    "tie": "When sides end level on or above the target.",
+}
 
 
 class NewGameForm(Form):
     """Preset, table, players, first dealer and the table rules of a new game."""
 
-    preset = RadioField("Rules", choices=choices((key, p.name) for key, p in rules.PRESETS.items()),
-                        default="modern")
+    preset = RadioField("Rules", choices=choices((key, p.name) for key, p in rules.PRESETS.items()), default="modern")
     players = RadioField("Players", choices=TABLE_CHOICES, default="4")
     side0_name = StringField("Side 1 name", default="Us")
     side1_name = StringField("Side 2 name", default="Them")
@@ -395,8 +490,11 @@ class NewGameForm(Form):
     player2_1 = StringField("Player 2 of side 3")
     first_dealer = SelectField("First dealer", coerce=int, default=0, validate_choice=False)
     target = WholeNumber("Points to win", minimum=5)
+    tie = SelectField("When sides tie", choices=TIE_CHOICES, default=None)
+    canastas_to_go_out = WholeNumber("Canastas needed to go out", minimum=None, example="2")
+    all_eight_threes = WholeNumber("All eight 3s", minimum=None, example="3000")
     wipeout = BooleanField("Wipeout: a special hand leaves the other side 0")
-    perfect_cut = BooleanField("Perfect cut bonus (+100 to the cutter's side)")
+    perfect_cut = BooleanField("Perfect cut bonus for the cutter's side")
 
     def side_count(self) -> int:
         """How many sides the chosen table has."""
@@ -416,11 +514,37 @@ class NewGameForm(Form):
                 seats.append({"side": i, "player": j, "label": f"{player} ({side})"})
         return seats
 
+    @property
+    def chosen_preset(self) -> rules.Preset:
+        """The preset chosen (modern for one this app doesn't know: the rules will say so)."""
+        return rules.PRESETS.get(self.preset.data) or rules.PRESETS["modern"]
+
     def apply_preset(self, only_unset: bool) -> None:
-        """Fill the table rules from the chosen preset (all of them, or only the ones not given)."""
-        preset = (rules.PRESETS.get(self.preset.data) or rules.PRESETS["modern"]).rules
-        if not only_unset or self.target.data is None:
-            self.target.data = preset.target
+        """Fill the table rules from the chosen preset (all of them, or only the ones not given: a blank
+        value is the preset's)."""
+        preset = self.chosen_preset.rules
+
+        def fill(field, value) -> None:
+            if not only_unset or field.data is None:
+                field.data = value
+
+        fill(self.target, preset.target)
+        fill(self.tie, preset.tie)
+        fill(self.canastas_to_go_out, preset.canastas_to_go_out)
+        fill(self.all_eight_threes, preset.all_eight_threes or 0)
+        for key in rules.VALUE_KEYS:
+            fill(self[f"value_{key}"], getattr(preset.values, key))
+        for key in rules.RED_THREE_KEYS:
+            fill(self[f"red_{key}"], getattr(preset.red_threes, key))
+        for n, points in enumerate(preset.threes):
+            fill(self[f"three_{n}"], points)
+        # A blank row of the Minimum Counts is a band the table doesn't have; one not sent at all is the preset's.
+        bands = list(preset.minimum_counts)[:MOST_BANDS]
+        for i, (start, minimum) in enumerate(self.band_rows()):
+            band = bands[i] if i < len(bands) else None
+            for field, value in ((start, band.start if band else None), (minimum, band.minimum if band else None)):
+                if field is not None and (not only_unset or not field.raw_data):
+                    field.data = value
         if not only_unset:
             self.wipeout.data = preset.wipeout
             self.perfect_cut.data = preset.perfect_cut
@@ -433,27 +557,114 @@ class NewGameForm(Form):
         """(key, switch field, points field) for the catalogue of special hands."""
         return [(key, self[f"hand_{key}"], self[f"hand_{key}_points"]) for key in rules.SPECIAL_HAND_NAMES]
 
+    def band_rows(self) -> list[tuple]:
+        """The Minimum Count table's rows: (from field or None for the first row, minimum field)."""
+        return [(self[f"band{i}_from"] if i else None, self[f"band{i}_minimum"]) for i in range(MOST_BANDS)]
+
+    def band_fields_flat(self) -> list:
+        """Every field of the Minimum Count table."""
+        return [field for row in self.band_rows() for field in row if field is not None]
+
+    def rule_groups(self) -> list[dict]:
+        """The table rules as a player thinks of them, for the chosen preset's family: each group's id, title
+        and fields (numbers, the tie select, switches). The Minimum Counts and special hands have their own
+        layout on the page."""
+        modern = self.chosen_preset.modern
+        values = [f"value_{key}" for key in ("natural_canasta", "mixed_canasta")]
+        if modern:
+            values += [
+                f"value_{key}"
+                for key in (
+                    "sevens_canasta",
+                    "aces_canasta",
+                    "wild_canasta_deuces",
+                    "wild_canasta_jokers",
+                    "wild_canasta_mixed",
+                )
+            ]
+        threes = (
+            [f"three_{n}" for n in range(5)] + ["all_eight_threes"]
+            if modern
+            else [f"red_{key}" for key in rules.RED_THREE_KEYS]
+        )
+        penalties = (
+            ["incomplete_sevens", "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces", "three_in_hand"]
+            if modern
+            else ["red_three_in_hand", "failed_go_out_ask", "failed_pile_take"]
+        )
+        end = ["tie", "perfect_cut", "value_perfect_cut"] + (["wipeout"] if modern else [])
+        groups = [
+            ("threes", "3s", threes),
+            ("canastas", "Canastas", values),
+            ("going_out", "Going out", ["value_going_out", "value_going_out_concealed", "canastas_to_go_out"]),
+            ("penalties", "Penalties", [f"value_{key}" for key in penalties]),
+            ("end_of_game", "End of game", end),
+        ]
+        return [{"id": key, "title": title, "fields": [self[name] for name in names]} for key, title, names in groups]
+
+    @staticmethod
+    def hint(field) -> str:
+        """What a table rule means, in a short line ("" where its label says it all)."""
+        return RULE_HINTS.get(field.short_name, "")
+
     def document_json(self) -> dict:
-        """The game document this form describes (no hands yet)."""
+        """The game document this form describes (no hands yet): the rules are the whole table's, and the
+        rules judge them (make_rules)."""
         sides = []
         for i in range(self.side_count()):
-            sides.append({"name": (self[f"side{i}_name"].data or "").strip(),
-                          "players": [(self[f"player{i}_{j}"].data or "").strip()
-                                      for j in range(self.players_per_side())]})
-        game_rules: dict[str, Any] = {"preset": self.preset.data, "target": self.target.data,
-                                      "wipeout": self.wipeout.data, "perfect_cut": self.perfect_cut.data}
-        if rules.PRESETS[self.preset.data].modern:
-            game_rules["special_hands"] = {key: points.data for key, switch, points in self.special_hand_fields()
-                                           if switch.data}
-        return {"format": document.FORMAT, "version": document.VERSION, "rules": game_rules,
-                "sides": sides, "first_dealer": self.first_dealer.data or 0, "hands": []}
+            sides.append(
+                {
+                    "name": (self[f"side{i}_name"].data or "").strip(),
+                    "players": [(self[f"player{i}_{j}"].data or "").strip() for j in range(self.players_per_side())],
+                }
+            )
+        modern = rules.PRESETS[self.preset.data].modern
+        game_rules: dict[str, Any] = {
+            "preset": self.preset.data,
+            "target": self.target.data,
+            "tie": self.tie.data,
+            "minimum_counts": [{"from": start, "minimum": minimum} for _, start, minimum in self._bands()],
+            "canastas_to_go_out": self.canastas_to_go_out.data,
+            "values": {key: self[f"value_{key}"].data for key in rules.VALUE_KEYS},
+            "wipeout": self.wipeout.data,
+            "perfect_cut": self.perfect_cut.data,
+        }
+        if modern:
+            game_rules["threes"] = [self[f"three_{n}"].data for n in range(5)]
+            game_rules["all_eight_threes"] = self.all_eight_threes.data or None  # 0: the colours count apart
+            game_rules["special_hands"] = {
+                key: points.data for key, switch, points in self.special_hand_fields() if switch.data
+            }
+        else:
+            game_rules["red_threes"] = {key: self[f"red_{key}"].data for key in rules.RED_THREE_KEYS}
+        return {
+            "format": document.FORMAT,
+            "version": document.VERSION,
+            "rules": game_rules,
+            "sides": sides,
+            "first_dealer": self.first_dealer.data or 0,
+            "hands": [],
+        }
+
+    def _bands(self) -> list[tuple[int, int | None, int | None]]:
+        """The Minimum Count rows filled in: (row on the page, from, minimum); blank rows are left out."""
+        return [
+            (i, start.data if start is not None else None, minimum.data)
+            for i, (start, minimum) in enumerate(self.band_rows())
+            if i == 0 or start.data is not None or minimum.data is not None
+        ]
 
     def field_for(self, path: tuple):
         """The form field a problem path names."""
         if path[:1] == ("rules",) and len(path) >= 2:
             if path[1] == "special_hands" and len(path) == 3:
                 return self[f"hand_{path[2]}_points"]
-            return self[path[1]] if path[1] in self else None
+            if path[1] in ("values", "red_threes", "threes") and len(path) == 3:
+                name = {"values": "value", "red_threes": "red", "threes": "three"}[path[1]] + f"_{path[2]}"
+                return self._fields.get(name)
+            if path[1] == "minimum_counts":
+                return self._band_field(path[2:])
+            return self[path[1]] if path[1] in self and path[1] not in ("values", "red_threes", "threes") else None
         if path[:1] == ("sides",) and len(path) >= 3:
             if path[2] == "name":
                 return self[f"side{path[1]}_name"]
@@ -463,8 +674,42 @@ class NewGameForm(Form):
             return self.first_dealer
         return None
 
+    def _band_field(self, path: tuple):
+        """The Minimum Count field a path inside "minimum_counts" names: (band, "from" or "minimum")."""
+        bands = self._bands()
+        if not path or not isinstance(path[0], int) or not 0 <= path[0] < len(bands):
+            return self.band0_minimum
+        row = bands[path[0]][0]
+        if len(path) > 1 and path[1] == "from" and row:
+            return self[f"band{row}_from"]
+        return self[f"band{row}_minimum"]
+
+    def group_has_errors(self, fields) -> bool:
+        """Whether a group of the table rules holds an error (its section then opens)."""
+        return any(field.errors for field in fields if field is not None)
+
 
 for _key in rules.SPECIAL_HAND_NAMES:
     setattr(NewGameForm, f"hand_{_key}", BooleanField(rules.SPECIAL_HAND_NAMES[_key]))
     setattr(NewGameForm, f"hand_{_key}_points", WholeNumber(f"{rules.SPECIAL_HAND_NAMES[_key]} points", minimum=5))
-del _key
+for _key in rules.VALUE_KEYS:
+    setattr(NewGameForm, f"value_{_key}", WholeNumber(rules.VALUE_LABELS[_key], minimum=None, example="500"))
+for _key in rules.RED_THREE_KEYS:
+    setattr(NewGameForm, f"red_{_key}", WholeNumber(rules.VALUE_LABELS[_key], minimum=None, example="100"))
+for _n, _label in enumerate(THREES_LABELS):
+    setattr(NewGameForm, f"three_{_n}", WholeNumber(_label, minimum=None, example="100"))
+for _i in range(MOST_BANDS):
+    if _i:
+        setattr(
+            NewGameForm, f"band{_i}_from", WholeNumber(f"Band {_i + 1}: from this score", minimum=None, example="3000")
+        )
+    setattr(
+        NewGameForm,
+        f"band{_i}_minimum",
+        WholeNumber(
+            f"Band {_i + 1}: Minimum Count" if _i else "Band 1 (any lower score): Minimum Count",
+            minimum=None,
+            example="125",
+        ),
+    )
+del _key, _n, _label, _i
