@@ -16,9 +16,9 @@ def database_url(instance_path: str) -> str:
     if not url:
         return "sqlite:///" + os.path.join(instance_path, "scorepad.sqlite")
     if url.startswith("postgres://"):  # the scheme some hosts hand out; SQLAlchemy wants postgresql://
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
 
 
@@ -50,15 +50,22 @@ def secret_key(instance_path: str) -> str:
 
 def static_versions(folder: Path) -> dict[str, str]:
     """A short hash of every static file's content, by its path under static/."""
-    return {path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-            for path in sorted(folder.rglob("*")) if path.is_file()}
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints, and a schema for a fresh database."""
     root = Path(__file__).resolve().parent.parent
-    app = Flask(__name__, instance_relative_config=True,
-                template_folder=str(root / "templates"), static_folder=str(root / "static"))
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+    )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),

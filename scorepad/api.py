@@ -16,8 +16,12 @@ IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 @bp.errorhandler(RuleError)
 def rule_error(error: RuleError):
     """A document or hand the rules refuse: 422 with every problem and its field."""
-    current_app.logger.info("Refused %s %s: %s", request.method, request.path,
-                            "; ".join(f"{document.field_name(p.path)}: {p.message}" for p in error.problems))
+    current_app.logger.info(
+        "Refused %s %s: %s",
+        request.method,
+        request.path,
+        "; ".join(f"{document.field_name(p.path)}: {p.message}" for p in error.problems),
+    )
     return jsonify({"errors": document.errors_json(error)}), 422
 
 
@@ -64,7 +68,7 @@ def _editable(game_id: str) -> store.Stored:
     """The game, if the request carries its edit token (404 before 403: no token reveals a game)."""
     stored = store.load_game(game_id)
     header = request.headers.get("Authorization", "")
-    token = header[len("Bearer "):].strip() if header.startswith("Bearer ") else None
+    token = header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     if not store.token_matches(stored, token):
         abort(403, "This call needs the game's edit token: Authorization: Bearer <edit_token>.")
     return stored

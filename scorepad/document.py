@@ -18,8 +18,24 @@ FORMAT = "scorepad-game"
 VERSION = 1
 
 # Keys the server adds; present in an imported document, they are ignored and recomputed.
-GAME_OUTPUTS = ("id", "status", "winner", "totals", "min_count", "next_dealer", "edit_token", "links",
-                "version_id", "created_at", "updated_at", "room_code", "revision", "created", "updated", "winners")
+GAME_OUTPUTS = (
+    "id",
+    "status",
+    "winner",
+    "totals",
+    "min_count",
+    "next_dealer",
+    "edit_token",
+    "links",
+    "version_id",
+    "created_at",
+    "updated_at",
+    "room_code",
+    "revision",
+    "created",
+    "updated",
+    "winners",
+)
 HAND_OUTPUTS = ("dealer",)
 SIDE_OUTPUTS = ("result",)
 RULE_KEYS = rules.RULE_KEYS
@@ -103,7 +119,7 @@ def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
     if data is None:
         return CardCounts()
     if not isinstance(data, Mapping):
-        problems.append(Problem(path, "Counting grid: give the number of each kind of card, like {\"jokers\": 1}."))
+        problems.append(Problem(path, 'Counting grid: give the number of each kind of card, like {"jokers": 1}.'))
         return CardCounts()
     problems += _unknown(data, rules.CARD_KINDS, path)
     values = {}
@@ -123,8 +139,9 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
     """One side's entry from JSON, with the problems of its shape (types, unknown fields)."""
     problems: list[Problem] = []
     if not isinstance(data, Mapping):
-        return SideEntry(), [Problem(path, "A side's entry lists what it scored, "
-                                           "like {\"natural_canastas\": 2, \"count\": 120}.")]
+        return SideEntry(), [
+            Problem(path, 'A side\'s entry lists what it scored, like {"natural_canastas": 2, "count": 120}.')
+        ]
     problems += _unknown(data, rules.SIDE_FIELDS + SIDE_OUTPUTS, path)
     values: dict[str, Any] = {}
     for name in rules.SIDE_FIELDS:
@@ -140,14 +157,16 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
         elif name in ("wild_canasta", "special_hand"):
             ok = isinstance(value, str)
             example = "deuces" if name == "wild_canasta" else "pairs"
-            message = f"{label}: give its name, like \"{example}\"."
+            message = f'{label}: give its name, like "{example}".'
         else:  # cards: the counting grid
             ok = isinstance(value, Mapping)
-            message = "Counting grid: give the cards melded and the cards left in hand (\"melded\", \"in_hand\")."
+            message = 'Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").'
             if ok:
                 problems += _unknown(value, ("melded", "in_hand"), path + (name,))
-                value = Cards(melded=_card_counts(value.get("melded", {}), path + (name, "melded"), problems),
-                              in_hand=_card_counts(value.get("in_hand", {}), path + (name, "in_hand"), problems))
+                value = Cards(
+                    melded=_card_counts(value.get("melded", {}), path + (name, "melded"), problems),
+                    in_hand=_card_counts(value.get("in_hand", {}), path + (name, "in_hand"), problems),
+                )
         if ok:
             values[name] = value
         else:
@@ -159,9 +178,9 @@ def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Prob
     """A hand from JSON ({"sides": [...]}), with the problems of its shape."""
     if not isinstance(data, Mapping):
         # The hand itself is named; a hand body (path ()) names its "sides", as a whole-hand check does.
-        return Hand(()), [Problem(path or ("sides",), "A hand gives one entry for each side: {\"sides\": [...]}.")]
+        return Hand(()), [Problem(path or ("sides",), 'A hand gives one entry for each side: {"sides": [...]}.')]
     if not isinstance(data.get("sides"), list):
-        return Hand(()), [Problem(path + ("sides",), "A hand gives one entry for each side: \"sides\" is a list.")]
+        return Hand(()), [Problem(path + ("sides",), 'A hand gives one entry for each side: "sides" is a list.')]
     problems = _unknown(data, ("sides",) + HAND_OUTPUTS, path)
     if len(data["sides"]) != sides:
         problems.append(Problem(path + ("sides",), f"A hand has one entry for each of the {sides} sides."))
@@ -190,7 +209,7 @@ def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> H
 def parse_rules(data: Any) -> Rules:
     """The game's rules from the document's "rules" object."""
     if not isinstance(data, Mapping):
-        raise RuleError([Problem(("rules",), "The rules name at least a preset, like {\"preset\": \"modern\"}.")])
+        raise RuleError([Problem(("rules",), 'The rules name at least a preset, like {"preset": "modern"}.')])
     problems = _unknown(data, RULE_KEYS, ("rules",))
     if "preset" not in data:
         problems.append(Problem(("rules", "preset"), "Choose a preset: modern, cla, wca or classic."))
@@ -212,22 +231,26 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
     for i, side in enumerate(sides_data):
         path = ("sides", i)
         if not isinstance(side, Mapping):
-            problems.append(Problem(path, "A side has a name and players, like "
-                                          "{\"name\": \"Us\", \"players\": [\"Ann\", \"Cleo\"]}."))
+            problems.append(
+                Problem(path, 'A side has a name and players, like {"name": "Us", "players": ["Ann", "Cleo"]}.')
+            )
             continue
         problems += _unknown(side, ("name", "players"), path)
         name, players = side.get("name"), side.get("players")
         if name is None:
             name = ""  # check_table asks for a name
         elif not isinstance(name, str):
-            problems.append(Problem(path + ("name",), "A side's name is text, like \"Us\"."))
+            problems.append(Problem(path + ("name",), 'A side\'s name is text, like "Us".'))
             name = ""
         if not isinstance(players, list) or not players:
             problems.append(Problem(path + ("players",), "List the side's players by name, in seat order."))
             players = []
         elif not all(isinstance(p, str) for p in players):
-            problems += [Problem(path + ("players", j), "A player's name is text, like \"Ann\".")
-                         for j, p in enumerate(players) if not isinstance(p, str)]
+            problems += [
+                Problem(path + ("players", j), 'A player\'s name is text, like "Ann".')
+                for j, p in enumerate(players)
+                if not isinstance(p, str)
+            ]
             players = []
         sides.append(Side(name=name.strip(), players=tuple(p.strip() for p in players)))
     first_dealer = data.get("first_dealer")
@@ -247,11 +270,11 @@ def parse_document(data: Any) -> Game:
     if not isinstance(data, Mapping):
         raise FormatError("Expected a Scorepad game document (a JSON object).")
     if data.get("format", FORMAT) != FORMAT:
-        raise FormatError(f"This is not a Scorepad game: \"format\" must be {FORMAT!r}.")
+        raise FormatError(f'This is not a Scorepad game: "format" must be {FORMAT!r}.')
     version = data.get("version")
     if not rules.is_whole_number(version) or version != VERSION:  # true and 1.0 are not version 1
         if version is None:
-            raise FormatError(f"This game has no \"version\": this Scorepad reads version {VERSION}.")
+            raise FormatError(f'This game has no "version": this Scorepad reads version {VERSION}.')
         # Name the version unless it is a 4,000-digit number, a paragraph or not a version at all.
         if rules.is_whole_number(version):
             short = abs(version) < 10**6
@@ -289,8 +312,9 @@ def side_entry_json(entry: SideEntry) -> dict:
     for name in entry.entered_fields():
         value = getattr(entry, name)
         if name == "cards":
-            value = {where: {k: v for k, v in vars(getattr(value, where)).items() if v}
-                     for where in ("melded", "in_hand")}
+            value = {
+                where: {k: v for k, v in vars(getattr(value, where)).items() if v} for where in ("melded", "in_hand")
+            }
         out[name] = value
     return out
 
@@ -307,8 +331,10 @@ def rules_json(game_rules: Rules) -> dict:
 
 def table_json(table: Table) -> dict:
     """The sides and the first dealer as JSON."""
-    return {"sides": [{"name": s.name, "players": list(s.players)} for s in table.sides],
-            "first_dealer": table.first_dealer}
+    return {
+        "sides": [{"name": s.name, "players": list(s.players)} for s in table.sides],
+        "first_dealer": table.first_dealer,
+    }
 
 
 def hand_from_json(data: Mapping) -> Hand:
@@ -324,23 +350,26 @@ def game_document(game: Game, game_id: str | None = None, score: rules.GameScore
     for hand, hand_score in zip(game.hands, score.hands, strict=True):
         sides = []
         for entry, side_score in zip(hand.sides, hand_score.sides, strict=True):
-            sides.append({**side_entry_json(entry),
-                          "result": {f.name: getattr(side_score, f.name) for f in fields(side_score)}})
+            sides.append(
+                {**side_entry_json(entry), "result": {f.name: getattr(side_score, f.name) for f in fields(side_score)}}
+            )
         hands.append({"dealer": hand_score.dealer, "sides": sides})
     document = {"format": FORMAT, "version": VERSION}
     if game_id is not None:
         document["id"] = game_id
-    document.update({
-        "status": "finished" if score.finished else "in_progress",
-        "winner": score.winner,
-        "winners": list(score.winners),
-        "totals": list(score.totals),
-        "min_count": list(score.min_count),
-        "next_dealer": score.next_dealer,
-        "rules": rules_json(game.rules),
-        **table_json(game.table),
-        "hands": hands,
-    })
+    document.update(
+        {
+            "status": "finished" if score.finished else "in_progress",
+            "winner": score.winner,
+            "winners": list(score.winners),
+            "totals": list(score.totals),
+            "min_count": list(score.min_count),
+            "next_dealer": score.next_dealer,
+            "rules": rules_json(game.rules),
+            **table_json(game.table),
+            "hands": hands,
+        }
+    )
     return document
 
 

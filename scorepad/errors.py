@@ -26,8 +26,11 @@ def http_error(error: HTTPException):
 
 def server_error(error: InternalServerError):
     """Anything unforeseen (Flask has logged it with its traceback): a 500 in the same shape as every error."""
-    return http_error(InternalServerError(description="Something went wrong on the server. Nothing you entered "
-                                                      "is lost: try again in a moment."))
+    return http_error(
+        InternalServerError(
+            description="Something went wrong on the server. Nothing you entered is lost: try again in a moment."
+        )
+    )
 
 
 def init_app(app: Flask) -> None:

@@ -46,8 +46,11 @@ def _editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
     stored = load_or_404(game_id)
     if not _can_edit(stored):
-        abort(403, "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
-                   "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.")
+        abort(
+            403,
+            "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
+            "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.",
+        )
     return stored
 
 
@@ -69,9 +72,12 @@ def home():
 
 def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tuple[str, int]:
     games = store.load_games(list(_kept_tokens()))
-    return render_template("games/home.html", import_errors=import_errors or [],
-                           in_progress=[g for g in games if not g.score.finished],
-                           finished=[g for g in games if g.score.finished]), status
+    return render_template(
+        "games/home.html",
+        import_errors=import_errors or [],
+        in_progress=[g for g in games if not g.score.finished],
+        finished=[g for g in games if g.score.finished],
+    ), status
 
 
 def _start(game: document.Game) -> Response:
@@ -100,8 +106,16 @@ def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | Non
         errors = [SUMMARY]
     block = request.htmx.target if request.htmx.target in ("game_rules", "dealer_choice") else None
     recent_players, recent_sides = _recent_names()
-    return render("games/new.html", block, status, form=form, presets=rules.PRESETS,
-                  errors=errors or [], recent_players=recent_players, recent_sides=recent_sides)
+    return render(
+        "games/new.html",
+        block,
+        status,
+        form=form,
+        presets=rules.PRESETS,
+        errors=errors or [],
+        recent_players=recent_players,
+        recent_sides=recent_sides,
+    )
 
 
 @bp.get("/games/new")
@@ -163,8 +177,11 @@ def rematch(game_id: str):
     """Start the next game at once: the same sides, seats and rules, dealt first by the seat after the last dealer."""
     stored = load_or_404(game_id)
     if not _can_edit(stored):
-        abort(403, "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
-                   "on this phone, tap \u201cStart a new game\u201d on the home page.")
+        abort(
+            403,
+            "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
+            "on this phone, tap \u201cStart a new game\u201d on the home page.",
+        )
     if not stored.score.finished:
         abort(409, "This game isn't over yet: a rematch starts once a side has won. No new game was started.")
     started = session.get("rematch", {})
@@ -173,13 +190,23 @@ def rematch(game_id: str):
         return redirect(url_for("games.show", game_id=started["game"]), 303)
     table = stored.game.table
     # A new game, so it is checked as new input: the stored rules in full, the same seats, the next dealer.
-    data = {"format": document.FORMAT, "version": document.VERSION, "rules": document.rules_json(stored.game.rules),
-            "sides": document.table_json(table)["sides"], "first_dealer": stored.score.next_dealer, "hands": []}
+    data = {
+        "format": document.FORMAT,
+        "version": document.VERSION,
+        "rules": document.rules_json(stored.game.rules),
+        "sides": document.table_json(table)["sides"],
+        "first_dealer": stored.score.next_dealer,
+        "hands": [],
+    }
     try:
         game = document.parse_document(data)
     except RuleError as error:
-        abort(409, "This game's rules can't start a new game any more (" + " ".join(p.message for p in error.problems)
-              + "). No new game was started: tap \u201cStart a new game\u201d on the home page instead.")
+        abort(
+            409,
+            "This game's rules can't start a new game any more ("
+            + " ".join(p.message for p in error.problems)
+            + "). No new game was started: tap \u201cStart a new game\u201d on the home page instead.",
+        )
     flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
     response = _start(game)
     session["rematch"] = {"of": game_id, "game": response.location.rsplit("/", 1)[-1], "at": time.time()}
@@ -202,11 +229,18 @@ def show(game_id: str):
             flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
     editable = _can_edit(stored)
-    scorekeeper_link = url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) \
-        if editable else None
-    return render("games/show.html", "scoresheet", editable=editable, settlement=_settlement(stored),
-                  scorekeeper_link=scorekeeper_link, undo=_undo_offered(stored) if editable else None,
-                  **scoresheet_context(stored))
+    scorekeeper_link = (
+        url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) if editable else None
+    )
+    return render(
+        "games/show.html",
+        "scoresheet",
+        editable=editable,
+        settlement=_settlement(stored),
+        scorekeeper_link=scorekeeper_link,
+        undo=_undo_offered(stored) if editable else None,
+        **scoresheet_context(stored),
+    )
 
 
 # --- Undo: the last change taken back, while nothing has changed since ------------------------
@@ -217,16 +251,25 @@ UNDONE = {"add": "Hand {n} taken back.", "edit": "Hand {n} is back as it was.", 
 
 def _offer_undo(saved: store.Stored, kind: str, position: int, previous: rules.Hand | None) -> None:
     """Remember on this phone how to take back the change just made: a hand added, edited or deleted."""
-    session["undo"] = {"game": saved.id, "version": saved.record.version, "kind": kind, "position": position,
-                       "hand": document.hand_json(previous)["sides"] if previous is not None else None,
-                       "at": time.time()}
+    session["undo"] = {
+        "game": saved.id,
+        "version": saved.record.version,
+        "kind": kind,
+        "position": position,
+        "hand": document.hand_json(previous)["sides"] if previous is not None else None,
+        "at": time.time(),
+    }
 
 
 def _undo_offered(stored: store.Stored) -> dict | None:
     """The change this phone may still take back on this game: the game unchanged since, and not long ago."""
     undo = session.get("undo")
-    if not undo or undo.get("game") != stored.id or undo.get("version") != stored.record.version \
-            or time.time() - undo.get("at", 0) > UNDO_SECONDS:
+    if (
+        not undo
+        or undo.get("game") != stored.id
+        or undo.get("version") != stored.record.version
+        or time.time() - undo.get("at", 0) > UNDO_SECONDS
+    ):
         return None
     return {**undo, "number": undo["position"] + 1}
 
@@ -237,8 +280,11 @@ def undo(game_id: str):
     stored = _editable(game_id)
     offered = _undo_offered(stored)
     if offered is None or request.form.get("version", type=int) != stored.record.version:
-        flash("That change can't be taken back any more: the game has changed since, or it was too long ago. "
-              "Edit or delete the hand instead.", "error")
+        flash(
+            "That change can't be taken back any more: the game has changed since, or it was too long ago. "
+            "Edit or delete the hand instead.",
+            "error",
+        )
         return redirect(url_for("games.show", game_id=game_id), 303)
     position, kind = offered["position"], offered["kind"]
     try:
@@ -249,8 +295,10 @@ def undo(game_id: str):
         else:
             store.insert_hand(stored, position, document.hand_from_json({"sides": offered["hand"]}))
     except (store.EditConflict, RuleError):
-        flash("The game changed on another phone at the same moment: nothing was taken back. "
-              "Check the scoresheet.", "error")
+        flash(
+            "The game changed on another phone at the same moment: nothing was taken back. Check the scoresheet.",
+            "error",
+        )
         return redirect(url_for("games.show", game_id=game_id), 303)
     session.pop("undo", None)
     flash(UNDONE[kind].format(n=position + 1), "success")
@@ -275,8 +323,11 @@ def _settlement(stored: store.Stored) -> dict | None:
         per_special = Decimal((request.args.get("per_special") or "0").strip().replace(",", "."))
     except InvalidOperation:
         return {"error": "Enter the stake and the amount per special as numbers, like 2 or 0.5."}
-    if not (stake.is_finite() and per_special.is_finite()) or not (0 <= stake <= MAX_STAKE) \
-            or not (0 <= per_special <= MAX_STAKE):
+    if (
+        not (stake.is_finite() and per_special.is_finite())
+        or not (0 <= stake <= MAX_STAKE)
+        or not (0 <= per_special <= MAX_STAKE)
+    ):
         return {"error": "Enter a stake and an amount per special from 0 to 1,000,000."}
     game = stored.game
     specials = rules.specials_made(game.hands, len(game.table.sides))
@@ -287,12 +338,20 @@ def _settlement(stored: store.Stored) -> dict | None:
             continue
         payer, payee = (i, settlement.winner) if amount >= 0 else (settlement.winner, i)
         margin = stored.score.totals[settlement.winner] - stored.score.totals[i]
-        working = (f"{margin:,} rounds to {settlement.thousands[i] * 1000:,} \u2192 "
-                   f"{settlement.thousands[i]} \u00d7 {_amount(stake)}")
+        working = (
+            f"{margin:,} rounds to {settlement.thousands[i] * 1000:,} \u2192 "
+            f"{settlement.thousands[i]} \u00d7 {_amount(stake)}"
+        )
         if per_special:
             working += f"; specials {specials[settlement.winner]} against {specials[i]} at {_amount(per_special)} each"
-        lines.append({"payer": game.table.sides[payer].name, "payee": game.table.sides[payee].name,
-                      "amount": _amount(abs(amount)), "working": working})
+        lines.append(
+            {
+                "payer": game.table.sides[payer].name,
+                "payee": game.table.sides[payee].name,
+                "amount": _amount(abs(amount)),
+                "working": working,
+            }
+        )
     return {"lines": lines}
 
 
@@ -321,8 +380,10 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
     if form.is_blank():
         if request.htmx and not request.htmx.boosted:
             return None  # a form just opened: nothing to say yet
-        form.errors.append("Nothing has been entered for this hand: every side would score 0. Enter each side's "
-                           "3s, canastas and Count, or tap Cancel.")
+        form.errors.append(
+            "Nothing has been entered for this hand: every side would score 0. Enter each side's "
+            "3s, canastas and Count, or tap Cancel."
+        )
         return None
     data = form.hand_json()
     try:
@@ -338,12 +399,19 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
         return None
     if form.ask_what_the_count_cannot_tell(hand):
         return None
-    return hand, rules.score_hand(stored.game.rules, stored.game.table, hand, position,
-                                  _totals_before(stored, position), check=False)  # checked just above
+    return hand, rules.score_hand(
+        stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position), check=False
+    )  # checked just above
 
 
-def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int = 200,
-               preview: rules.HandScore | None = None, block: str | None = None) -> Response:
+def _hand_page(
+    stored: store.Stored,
+    form: HandForm,
+    position: int,
+    status: int = 200,
+    preview: rules.HandScore | None = None,
+    block: str | None = None,
+) -> Response:
     editing = position < len(stored.game.hands)
     if editing:
         action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
@@ -353,13 +421,26 @@ def _hand_page(stored: store.Stored, form: HandForm, position: int, status: int 
         preview_url = url_for("games.preview_new", game_id=stored.id)
     table = stored.game.table
     before = _totals_before(stored, position)
-    return render("games/hand.html", block, status, stored=stored, form=form, hand_number=position + 1,
-                  editing=editing, action=action, preview_url=preview_url, preview=preview,
-                  preset=rules.PRESETS[stored.game.rules.preset], game_rules=stored.game.rules, table=table,
-                  dealer_name=table.player_of_seat(table.dealer(position)),
-                  cutter_name=table.player_of_seat(table.cutter(position)),
-                  minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
-                  totals_before=before, card_grid=CARD_GRID)
+    return render(
+        "games/hand.html",
+        block,
+        status,
+        stored=stored,
+        form=form,
+        hand_number=position + 1,
+        editing=editing,
+        action=action,
+        preview_url=preview_url,
+        preview=preview,
+        preset=rules.PRESETS[stored.game.rules.preset],
+        game_rules=stored.game.rules,
+        table=table,
+        dealer_name=table.player_of_seat(table.dealer(position)),
+        cutter_name=table.player_of_seat(table.cutter(position)),
+        minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
+        totals_before=before,
+        card_grid=CARD_GRID,
+    )
 
 
 @bp.get("/games/<game_id>/hands/new")
@@ -384,8 +465,9 @@ def _save(stored: store.Stored, position: int) -> Response:
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
     if checked is None:
-        current_app.logger.info("Refused hand %d of game %s: %s", position + 1, stored.id,
-                                "; ".join(form.page_errors()))
+        current_app.logger.info(
+            "Refused hand %d of game %s: %s", position + 1, stored.id, "; ".join(form.page_errors())
+        )
         return _hand_page(stored, form, position, 422)
     previous = stored.game.hands[position] if editing else None
     try:
@@ -401,8 +483,9 @@ def _save(stored: store.Stored, position: int) -> Response:
 def _same_as_stored(stored: store.Stored, position: int) -> bool:
     """Whether the form sent holds exactly the hand stored at `position` (read as that hand's form)."""
     form = _hand_form(stored, position, request.form)
-    return form.validate() and document.hand_json(stored.game.hands[position]) == \
-        document.hand_json(document.hand_from_json(form.hand_json()))
+    return form.validate() and document.hand_json(stored.game.hands[position]) == document.hand_json(
+        document.hand_from_json(form.hand_json())
+    )
 
 
 def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> Response:
@@ -410,27 +493,35 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
 
     Nothing is overwritten: the form comes back with the entries as typed, for the game as it is now.
     """
-    current_app.logger.info("Edit conflict on hand %d of game %s: the form was for version %s",
-                            position + 1, game_id, sent_version)
+    current_app.logger.info(
+        "Edit conflict on hand %d of game %s: the form was for version %s", position + 1, game_id, sent_version
+    )
     stored = store.load_game(game_id)
     hands = stored.game.hands
     # The same hand sent twice (a double tap, or a retry on bad Wi-Fi) is saved once.
     just_saved = position if editing else len(hands) - 1
-    if sent_version == stored.record.version - 1 and 0 <= just_saved < len(hands) \
-            and _same_as_stored(stored, just_saved):
+    if (
+        sent_version == stored.record.version - 1
+        and 0 <= just_saved < len(hands)
+        and _same_as_stored(stored, just_saved)
+    ):
         flash(f"Hand {just_saved + 1} saved.", "success")
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
         form = _hand_form(stored, new_position, request.form)
-        form.errors.append(f"The game changed while this form was open (a hand was saved, changed or deleted, "
-                           f"here or on another phone). Your entries are still here, now as hand {new_position + 1}: "
-                           f"check the scoresheet, and save only if this is a new hand.")
+        form.errors.append(
+            f"The game changed while this form was open (a hand was saved, changed or deleted, "
+            f"here or on another phone). Your entries are still here, now as hand {new_position + 1}: "
+            f"check the scoresheet, and save only if this is a new hand."
+        )
         return _hand_page(stored, form, new_position, 409)
     position = min(position, len(hands))  # the hand may have been deleted meanwhile
     form = _hand_form(stored, position, request.form)
-    form.errors.append("The game changed while this form was open (here or on another phone). Your entries are "
-                       "still here: check them against the scoresheet and save again.")
+    form.errors.append(
+        "The game changed while this form was open (here or on another phone). Your entries are "
+        "still here: check them against the scoresheet and save again."
+    )
     return _hand_page(stored, form, position, 409)
 
 
@@ -464,8 +555,10 @@ def preview_edit(game_id: str, number: int):
     if not 1 <= number <= len(stored.game.hands):  # deleted while the form was open
         position = len(stored.game.hands)
         form = _hand_form(stored, position, request.form)
-        form.errors.append(f"Hand {number} has been deleted since this form was opened. Tap Save to keep "
-                           f"these entries as hand {position + 1}, or Cancel.")
+        form.errors.append(
+            f"Hand {number} has been deleted since this form was opened. Tap Save to keep "
+            f"these entries as hand {position + 1}, or Cancel."
+        )
         return _hand_page(stored, form, position, block="preview")
     return _preview(stored, number - 1)
 
@@ -494,9 +587,14 @@ def confirm_delete(game_id: str, number: int):
     stored = _editable(game_id)
     position = _hand_position(stored, number)
     table = stored.game.table
-    return render_template("games/delete.html", number=number, deleted=stored.score.hands[position],
-                           dealer_name=table.player_of_seat(stored.score.hands[position].dealer),
-                           later=len(stored.game.hands) - number, **scoresheet_context(stored))
+    return render_template(
+        "games/delete.html",
+        number=number,
+        deleted=stored.score.hands[position],
+        dealer_name=table.player_of_seat(stored.score.hands[position].dealer),
+        later=len(stored.game.hands) - number,
+        **scoresheet_context(stored),
+    )
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/delete")
@@ -512,8 +610,11 @@ def delete_hand(game_id: str, number: int):
         return redirect(url_for("games.show", game_id=game_id), 303)
     except store.EditConflict:
         current_app.logger.info("Edit conflict deleting hand %d of game %s", number, game_id)
-        flash("The game was changed on another phone at the same moment: nothing was deleted. "
-              "Check the scoresheet and try again.", "error")
+        flash(
+            "The game was changed on another phone at the same moment: nothing was deleted. "
+            "Check the scoresheet and try again.",
+            "error",
+        )
         return redirect(url_for("games.show", game_id=game_id), 303)
     _offer_undo(saved, "delete", position, deleted)
     flash(f"Hand {number} deleted.", "success")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
@@ -17,7 +17,7 @@ db = SQLAlchemy(model_class=Base)
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class GameRecord(db.Model):
@@ -34,8 +34,9 @@ class GameRecord(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
-    hands: Mapped[list["HandRecord"]] = relationship(
-        back_populates="game", order_by="HandRecord.position", cascade="all, delete-orphan")
+    hands: Mapped[list[HandRecord]] = relationship(
+        back_populates="game", order_by="HandRecord.position", cascade="all, delete-orphan"
+    )
 
     # Every change bumps the version; a write based on a stale read fails instead of overwriting.
     __mapper_args__ = {"version_id_col": version}

@@ -11,8 +11,14 @@ from flask import Blueprint, current_app, make_response, render_template, url_fo
 bp = Blueprint("pwa", __name__)
 
 # The app shell a phone keeps for offline use.
-PRECACHE = ("css/scorepad.css", "js/htmx-2.0.11.min.js", "js/scorepad.js",
-            "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+PRECACHE = (
+    "css/scorepad.css",
+    "js/htmx-2.0.11.min.js",
+    "js/scorepad.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+)
 
 
 def cache_version() -> str:
@@ -60,10 +66,16 @@ def service_worker():
     """The service worker, served from the root so that its scope covers every page."""
     precache = [url_for("static", filename=name) for name in PRECACHE]
     pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("share.scoreboard", game_id="GAME")]
-    response = make_response(render_template(
-        "sw.js", version=cache_version(), precache=precache, offline_url=url_for("pwa.offline"),
-        static_prefix=url_for("static", filename=""),
-        page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages]))
+    response = make_response(
+        render_template(
+            "sw.js",
+            version=cache_version(),
+            precache=precache,
+            offline_url=url_for("pwa.offline"),
+            static_prefix=url_for("static", filename=""),
+            page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages],
+        )
+    )
     response.mimetype = "text/javascript"
     # The browser must always fetch a fresh copy to notice a new version.
     response.headers["Cache-Control"] = "no-cache"

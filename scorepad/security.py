@@ -18,7 +18,8 @@ def refuse_cross_site_posts() -> None:
     origin = request.headers.get("Origin")
     # Hosts are compared, not schemes: behind a TLS proxy the app may see http while the page was https.
     if site not in (None, "same-origin", "none") or (origin and urlsplit(origin).netloc != request.host):
-        current_app.logger.warning("Refused a cross-site %s %s (Sec-Fetch-Site %s, Origin %s)",
-                                   request.method, request.path, site, origin)
+        current_app.logger.warning(
+            "Refused a cross-site %s %s (Sec-Fetch-Site %s, Origin %s)", request.method, request.path, site, origin
+        )
         abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
     return None

@@ -6,12 +6,12 @@ Each function checks with the rules first and saves only what they accept.
 from __future__ import annotations
 
 import hashlib
-import re
 import hmac
+import re
 import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
@@ -71,9 +71,10 @@ def _as_game(record: GameRecord) -> Game:
     locks anyone out of an old game (docs/architecture.md).
     """
     game_rules = rules.rules_from_json(record.rules)
-    table = rules.Table(sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"]))
-                                    for side in record.sides),
-                        first_dealer=record.first_dealer)
+    table = rules.Table(
+        sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
+        first_dealer=record.first_dealer,
+    )
     hands = tuple(document.hand_from_json({"sides": h.sides}) for h in record.hands)
     return Game(rules=game_rules, table=table, hands=hands)
 
@@ -81,9 +82,13 @@ def _as_game(record: GameRecord) -> Game:
 def create_game(game: Game) -> tuple[Stored, str]:
     """Store a checked game; return it and its edit token (only its hash is kept)."""
     token = secrets.token_urlsafe(24)
-    record = GameRecord(id=secrets.token_urlsafe(9), edit_token_hash=_hash(token),
-                        rules=document.rules_json(game.rules), sides=document.table_json(game.table)["sides"],
-                        first_dealer=game.table.first_dealer)
+    record = GameRecord(
+        id=secrets.token_urlsafe(9),
+        edit_token_hash=_hash(token),
+        rules=document.rules_json(game.rules),
+        sides=document.table_json(game.table)["sides"],
+        first_dealer=game.table.first_dealer,
+    )
     for n, hand in enumerate(game.hands):
         record.hands.append(HandRecord(position=n, sides=document.hand_json(hand)["sides"]))
     db.session.add(record)
@@ -109,8 +114,9 @@ def load_games(game_ids: list[str]) -> list[Stored]:
     """The stored games among these ids, newest change first."""
     if not game_ids:
         return []
-    records = db.session.scalars(db.select(GameRecord).where(GameRecord.id.in_(game_ids))
-                                 .order_by(GameRecord.updated_at.desc())).all()
+    records = db.session.scalars(
+        db.select(GameRecord).where(GameRecord.id.in_(game_ids)).order_by(GameRecord.updated_at.desc())
+    ).all()
     return [Stored(record, _as_game(record)) for record in records]
 
 
@@ -127,7 +133,7 @@ def _writing(record: GameRecord):
     """
     try:
         yield
-        record.updated_at = datetime.now(timezone.utc)
+        record.updated_at = datetime.now(UTC)
         db.session.commit()
     except (StaleDataError, IntegrityError) as error:
         db.session.rollback()
@@ -187,9 +193,13 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
             problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
     ended_after = rules.score_game(game_rules, table, hands, check=False).ended_after
     if ended_after is not None and ended_after < len(hands) - 1:
-        problems.append(Problem(("hands", ended_after + 1),
-                                f"With this change the game would end after hand {ended_after + 1}, so the "
-                                f"{len(hands) - 1 - ended_after} hand(s) after it can't follow. Delete them first."))
+        problems.append(
+            Problem(
+                ("hands", ended_after + 1),
+                f"With this change the game would end after hand {ended_after + 1}, so the "
+                f"{len(hands) - 1 - ended_after} hand(s) after it can't follow. Delete them first.",
+            )
+        )
     if problems:
         raise RuleError(problems)
 

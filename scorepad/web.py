@@ -12,8 +12,7 @@ from . import rules, store
 def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
     """The whole page, or for an htmx request only its `block`: the one place that decides."""
     # A boosted request (a form sent through htmx) or a history restore wants the whole page.
-    fragment = bool(block and request.htmx and not request.htmx.boosted
-                    and not request.htmx.history_restore_request)
+    fragment = bool(block and request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
     if fragment:
         body = render_block(template, block, fragment=True, **context)
     else:
@@ -40,10 +39,18 @@ def scoresheet_context(stored: store.Stored) -> dict:
     score = stored.score
     table = stored.game.table
     tied_on = max(score.totals) if not score.finished and max(score.totals) >= stored.game.rules.target else None
-    return {"stored": stored, "game": stored.game, "score": score, "table": table, "tied_on": tied_on,
-            "preset": rules.PRESETS[stored.game.rules.preset], "margin": score.margin,
-            "rows": list(zip(stored.game.hands, score.hands)), "next_hand_number": len(stored.game.hands) + 1,
-            "next_dealer_name": table.player_of_seat(score.next_dealer)}
+    return {
+        "stored": stored,
+        "game": stored.game,
+        "score": score,
+        "table": table,
+        "tied_on": tied_on,
+        "preset": rules.PRESETS[stored.game.rules.preset],
+        "margin": score.margin,
+        "rows": list(zip(stored.game.hands, score.hands, strict=False)),
+        "next_hand_number": len(stored.game.hands) + 1,
+        "next_dealer_name": table.player_of_seat(score.next_dealer),
+    }
 
 
 def points(value: int | None) -> str:

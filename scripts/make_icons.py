@@ -17,8 +17,9 @@ def pixel(x: float, y: float) -> tuple:
 
 
 def png(size: int) -> bytes:
-    rows = b"".join(b"\0" + b"".join(bytes(pixel((i + 0.5) / size, (j + 0.5) / size)) for i in range(size))
-                    for j in range(size))
+    rows = b"".join(
+        b"\0" + b"".join(bytes(pixel((i + 0.5) / size, (j + 0.5) / size)) for i in range(size)) for j in range(size)
+    )
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

@@ -14,8 +14,14 @@ FOUR_PLAYERS = [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "pl
 
 def game_document(preset: str = "modern", hands=None, sides=None, **rules) -> dict:
     """A game document as docs/api.md describes it."""
-    return {"format": "scorepad-game", "version": 1, "rules": {"preset": preset, **rules},
-            "sides": sides or FOUR_PLAYERS, "first_dealer": 0, "hands": hands or []}
+    return {
+        "format": "scorepad-game",
+        "version": 1,
+        "rules": {"preset": preset, **rules},
+        "sides": sides or FOUR_PLAYERS,
+        "first_dealer": 0,
+        "hands": hands or [],
+    }
 
 
 DATABASE = pytest.StashKey[str]()

@@ -35,19 +35,31 @@ import pytest
 from scorepad.models import GameRecord, db
 from tests.conftest import game_document
 
-EXAMPLE = {"sides": [
-    {"red_threes": 2, "black_threes": 1, "natural_canastas": 1, "mixed_canastas": 1,
-     "went_out": True, "count": 385},
-    {"red_threes": 1, "mixed_canastas": 1, "incomplete_sevens": True, "count": 140},
-]}
-QUIET = {"sides": [
-    {"natural_canastas": 2, "went_out": True, "count": 200},
-    {"mixed_canastas": 1, "count": 50},
-]}
-LATE = {"sides": [
-    {"mixed_canastas": 1, "count": 95},
-    {"red_threes": 1, "natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 120},
-]}
+EXAMPLE = {
+    "sides": [
+        {
+            "red_threes": 2,
+            "black_threes": 1,
+            "natural_canastas": 1,
+            "mixed_canastas": 1,
+            "went_out": True,
+            "count": 385,
+        },
+        {"red_threes": 1, "mixed_canastas": 1, "incomplete_sevens": True, "count": 140},
+    ]
+}
+QUIET = {
+    "sides": [
+        {"natural_canastas": 2, "went_out": True, "count": 200},
+        {"mixed_canastas": 1, "count": 50},
+    ]
+}
+LATE = {
+    "sides": [
+        {"mixed_canastas": 1, "count": 95},
+        {"red_threes": 1, "natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 120},
+    ]
+}
 # Side 0 makes exactly 3,000: sevens canasta 2500 + natural 500, count 0; side 1 reports nothing.
 BIG_3000 = {"sides": [{"sevens_canasta": True, "natural_canastas": 1}, {}]}
 
@@ -55,8 +67,7 @@ RESULT_KEYS = {"base", "count", "total", "cumulative", "min_count_next"}
 
 
 def res(base, count, total, cumulative, min_count_next) -> dict:
-    return {"base": base, "count": count, "total": total, "cumulative": cumulative,
-            "min_count_next": min_count_next}
+    return {"base": base, "count": count, "total": total, "cumulative": cumulative, "min_count_next": min_count_next}
 
 
 def bearer(token: str) -> dict:
@@ -81,8 +92,9 @@ def results(doc) -> list[list[dict]]:
 
 def inputs(doc) -> list[dict]:
     """The hands' inputs as sent: every side entry without its "result"."""
-    return [{"sides": [{k: v for k, v in side.items() if k != "result"} for side in hand["sides"]]}
-            for hand in doc["hands"]]
+    return [
+        {"sides": [{k: v for k, v in side.items() if k != "result"} for side in hand["sides"]]} for hand in doc["hands"]
+    ]
 
 
 def error_fields(response, status: int) -> list[str]:
@@ -129,8 +141,7 @@ def test_creating_an_empty_game_answers_201_with_the_document_a_token_and_links(
     assert isinstance(body["id"], str) and body["id"]
     assert isinstance(body["edit_token"], str) and body["edit_token"]
     assert body["rules"]["preset"] == "modern"
-    assert body["sides"] == [{"name": "Us", "players": ["Ann", "Cleo"]},
-                             {"name": "Them", "players": ["Bea", "Dot"]}]
+    assert body["sides"] == [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
     assert body["first_dealer"] == 0
     assert body["hands"] == []
     assert body["status"] == "in_progress"
@@ -173,12 +184,18 @@ def test_a_document_with_hands_is_scored_hand_by_hand(client):
         for side in hand["sides"]:
             assert set(side["result"]) == RESULT_KEYS
     assert results(doc) == [
-        [res(1300, 385, 1685, 1685, 125),     # see EXAMPLE; 1685 < 3000 → 125
-         res(-2200, 140, -2060, -2060, 125)],  # negative cumulative → 125
-        [res(1100, 200, 1300, 2985, 125),     # 1685 + 1300 = 2985, still below 3000 → 125
-         res(300, 50, 350, -1710, 125)],      # −2060 + 350 = −1710
-        [res(300, 95, 395, 3380, 155),        # 2985 + 395 = 3380 ≥ 3000 → 155
-         res(1000, 120, 1120, -590, 125)],    # −1710 + 1120 = −590
+        [
+            res(1300, 385, 1685, 1685, 125),  # see EXAMPLE; 1685 < 3000 → 125
+            res(-2200, 140, -2060, -2060, 125),
+        ],  # negative cumulative → 125
+        [
+            res(1100, 200, 1300, 2985, 125),  # 1685 + 1300 = 2985, still below 3000 → 125
+            res(300, 50, 350, -1710, 125),
+        ],  # −2060 + 350 = −1710
+        [
+            res(300, 95, 395, 3380, 155),  # 2985 + 395 = 3380 ≥ 3000 → 155
+            res(1000, 120, 1120, -590, 125),
+        ],  # −1710 + 1120 = −590
     ]
     assert [hand["dealer"] for hand in doc["hands"]] == [0, 1, 2]  # first dealer 0, one seat per hand
     assert doc["status"] == "in_progress"  # 3380 < 8500
@@ -206,12 +223,25 @@ def test_outputs_in_an_imported_document_are_ignored_and_recomputed(client):
     doc["hands"][0]["dealer"] = 3
     doc["hands"][0]["sides"][0]["result"] = res(1, 2, 3, 4, 5)
     doc["hands"][0]["sides"][1]["result"] = res(9000, 0, 9000, 9000, 180)
-    doc.update({"id": "made-up-id", "status": "finished", "winner": 1, "totals": [1, 9000],
-                "min_count": [180, 180], "next_dealer": 2, "edit_token": "not-a-token",
-                "links": {"scoresheet": "http://elsewhere/"}})
+    doc.update(
+        {
+            "id": "made-up-id",
+            "status": "finished",
+            "winner": 1,
+            "totals": [1, 9000],
+            "min_count": [180, 180],
+            "next_dealer": 2,
+            "edit_token": "not-a-token",
+            "links": {"scoresheet": "http://elsewhere/"},
+        }
+    )
     body = create(client, doc)
-    assert results(body) == [[res(1300, 385, 1685, 1685, 125),      # EXAMPLE side 0
-                              res(-2200, 140, -2060, -2060, 125)]]   # EXAMPLE side 1
+    assert results(body) == [
+        [
+            res(1300, 385, 1685, 1685, 125),  # EXAMPLE side 0
+            res(-2200, 140, -2060, -2060, 125),
+        ]
+    ]  # EXAMPLE side 1
     assert body["hands"][0]["dealer"] == 0
     assert body["status"] == "in_progress"
     assert body["winner"] is None
@@ -270,8 +300,7 @@ def test_a_perfect_cut_in_a_game_that_turned_it_off_is_refused(client, app):
 def test_classic_can_turn_the_perfect_cut_on(client):
     # Classic, cutter side 1: natural 500 + cut 100 = 600, count 100 → 700.
     # Side 0: mixed 300, count 50 → 350. No red 3s anywhere.
-    hand = {"sides": [{"mixed_canastas": 1, "count": 50},
-                      {"natural_canastas": 1, "count": 100, "perfect_cut": True}]}
+    hand = {"sides": [{"mixed_canastas": 1, "count": 50}, {"natural_canastas": 1, "count": 100, "perfect_cut": True}]}
     body = create(client, game_document("classic", hands=[hand], perfect_cut=True))
     assert body["rules"]["perfect_cut"] is True
     # classic Minimum Count: 0–1,495 → 50
@@ -281,7 +310,7 @@ def test_classic_can_turn_the_perfect_cut_on(client):
 @pytest.mark.parametrize(
     "special_hand, base",
     [
-        ("pairs", 4000),      # re-valued by the game: 4000, not modern's 2500
+        ("pairs", 4000),  # re-valued by the game: 4000, not modern's 2500
         ("blast_off", 3500),  # not in modern's list, enabled by the game at 3500
     ],
 )
@@ -381,8 +410,9 @@ def test_a_document_with_a_hand_after_the_end_of_the_game_is_refused(client, app
 
 
 def test_malformed_json_is_refused_with_400(client, app):
-    response = client.post("/api/games", data='{"format": "scorepad-game", "version": 1,',
-                           content_type="application/json")
+    response = client.post(
+        "/api/games", data='{"format": "scorepad-game", "version": 1,', content_type="application/json"
+    )
     assert_plain_error(response, 400)
     assert stored_games(app) == 0
 
@@ -447,7 +477,7 @@ def test_hands_added_one_by_one_accumulate(client, api_game):
     assert [[r["cumulative"] for r in hand] for hand in results(doc)] == [
         [1685, -2060],  # EXAMPLE
         [2985, -1710],  # +1300, +350
-        [3380, -590],   # +395, +1120
+        [3380, -590],  # +395, +1120
     ]
     assert [hand["dealer"] for hand in doc["hands"]] == [0, 1, 2]
     assert doc["min_count"] == [155, 125]  # 3380 in 3,000–4,995
@@ -493,8 +523,9 @@ def test_adding_a_hand_to_an_unknown_game_is_404(client, api_game):
 
 def test_adding_malformed_json_is_400(client, api_game):
     game_id, _, headers = api_game
-    response = client.post(f"/api/games/{game_id}/hands", data="{sides: [", content_type="application/json",
-                           headers=headers)
+    response = client.post(
+        f"/api/games/{game_id}/hands", data="{sides: [", content_type="application/json", headers=headers
+    )
     assert_plain_error(response, 400)
     assert get(client, game_id)["hands"] == []
 
@@ -520,20 +551,25 @@ SIDE_ERRORS = {
     "three dirty players on a side of two": (_with(QUIET, 1, dirty_sevens=3), {"sides.1.dirty_sevens", "sides"}),
     "perfect cut on the dealers side": (_with(QUIET, 0, perfect_cut=True), {"sides.0.perfect_cut"}),
     "special hand not in modern": (
-        {"sides": [{"special_hand": "blast_off"}, QUIET["sides"][1]]}, {"sides.0.special_hand"}),
+        {"sides": [{"special_hand": "blast_off"}, QUIET["sides"][1]]},
+        {"sides.0.special_hand"},
+    ),
     "special hand with an entry it can't have": (
-        {"sides": [{"special_hand": "pairs", "red_threes": 5}, QUIET["sides"][1]]}, {"sides.0.red_threes"}),
+        {"sides": [{"special_hand": "pairs", "red_threes": 5}, QUIET["sides"][1]]},
+        {"sides.0.red_threes"},
+    ),
     "concealed in modern": (_with(QUIET, 0, concealed=True), {"sides.0.concealed"}),
     "classic penalty in modern": (_with(QUIET, 1, failed_pile_takes=1), {"sides.1.failed_pile_takes"}),
     "unknown field": (_with(QUIET, 1, bogus=True), {"sides.1.bogus"}),
     "not a number": (_with(QUIET, 1, red_threes="two"), {"sides.1.red_threes"}),
     "negative card in the grid": (
-        {"sides": [QUIET["sides"][0],
-                   {"mixed_canastas": 1, "cards": {"melded": {"high": -1}}}]}, {"sides.1.cards.melded.high"}),
+        {"sides": [QUIET["sides"][0], {"mixed_canastas": 1, "cards": {"melded": {"high": -1}}}]},
+        {"sides.1.cards.melded.high"},
+    ),
     "black 3s in a modern grid": (
-        {"sides": [QUIET["sides"][0],
-                   {"mixed_canastas": 1, "cards": {"in_hand": {"black_threes": 1}}}]},
-        {"sides.1.cards.in_hand.black_threes"}),
+        {"sides": [QUIET["sides"][0], {"mixed_canastas": 1, "cards": {"in_hand": {"black_threes": 1}}}]},
+        {"sides.1.cards.in_hand.black_threes"},
+    ),
 }
 
 
@@ -547,15 +583,15 @@ def test_a_hand_breaking_a_side_rule_is_refused_with_the_fields_path(client, api
 
 # Hands that only a check across the sides refuses: the field is "sides" (the hand body's list).
 HAND_ERRORS = {
-    "two sides out": {"sides": [{"natural_canastas": 2, "went_out": True},
-                                {"natural_canastas": 2, "went_out": True}]},
-    "five red 3s across the sides": {"sides": [
-        {**QUIET["sides"][0], "red_threes": 3}, {**QUIET["sides"][1], "red_threes": 2}]},
-    "five black 3s across the sides": {"sides": [
-        {**QUIET["sides"][0], "black_threes": 4}, {**QUIET["sides"][1], "black_threes": 1}]},
+    "two sides out": {"sides": [{"natural_canastas": 2, "went_out": True}, {"natural_canastas": 2, "went_out": True}]},
+    "five red 3s across the sides": {
+        "sides": [{**QUIET["sides"][0], "red_threes": 3}, {**QUIET["sides"][1], "red_threes": 2}]
+    },
+    "five black 3s across the sides": {
+        "sides": [{**QUIET["sides"][0], "black_threes": 4}, {**QUIET["sides"][1], "black_threes": 1}]
+    },
     "two special hands": {"sides": [{"special_hand": "pairs"}, {"special_hand": "zip_code"}]},
-    "special hand and going out": {"sides": [{"special_hand": "pairs"},
-                                             {"natural_canastas": 2, "went_out": True}]},
+    "special hand and going out": {"sides": [{"special_hand": "pairs"}, {"natural_canastas": 2, "went_out": True}]},
     "sevens canasta on both sides": {"sides": [{"sevens_canasta": True}, {"sevens_canasta": True}]},
     "wild canasta on both sides": {"sides": [{"wild_canasta": "deuces"}, {"wild_canasta": "mixed"}]},
     "eleven ordinary canastas": {"sides": [{"natural_canastas": 6}, {"natural_canastas": 5}]},
@@ -563,9 +599,9 @@ HAND_ERRORS = {
     "thirteen wild cards": {"sides": [{"wild_canasta": "deuces"}, {"mixed_canastas": 6}]},
     # sevens canasta 7 + an unfinished sevens meld ≥ 3 on the other side = 10 > 8
     "ten sevens": {"sides": [{"sevens_canasta": True}, {"incomplete_sevens": True}]},
-    "five jokers in the grids": {"sides": [
-        {"natural_canastas": 2, "cards": {"melded": {"jokers": 3}}},
-        {"cards": {"in_hand": {"jokers": 2}}}]},
+    "five jokers in the grids": {
+        "sides": [{"natural_canastas": 2, "cards": {"melded": {"jokers": 3}}}, {"cards": {"in_hand": {"jokers": 2}}}]
+    },
     "one side only": {"sides": [QUIET["sides"][0]]},
 }
 
@@ -673,11 +709,11 @@ def test_the_same_idempotency_key_on_another_game_is_independent(client, api_gam
 @pytest.mark.parametrize(
     "entry, cumulative, minimum",
     [
-        ({"count": -5}, -5, 125),                                           # negative → 125
-        ({"natural_canastas": 5, "count": 495}, 2995, 125),                 # 5×500 + 495
-        ({"natural_canastas": 5, "count": 500}, 3000, 155),                 # 5×500 + 500
+        ({"count": -5}, -5, 125),  # negative → 125
+        ({"natural_canastas": 5, "count": 495}, 2995, 125),  # 5×500 + 495
+        ({"natural_canastas": 5, "count": 500}, 3000, 155),  # 5×500 + 500
         ({"sevens_canasta": True, "natural_canastas": 4, "count": 495}, 4995, 155),  # 2500 + 2000 + 495
-        ({"sevens_canasta": True, "natural_canastas": 5}, 5000, 180),       # 2500 + 2500
+        ({"sevens_canasta": True, "natural_canastas": 5}, 5000, 180),  # 2500 + 2500
     ],
 )
 def test_the_minimum_count_follows_the_modern_table(client, entry, cumulative, minimum):
@@ -758,19 +794,32 @@ GRID_CASES = {
     # side 1 no canasta: every card negative: −(3 high 30 + 2 low 10 + joker 50 + two 20) = −110.
     "modern, no canasta counts all negative": (
         "modern",
-        {"sides": [{"natural_canastas": 2, "went_out": True,
-                    "cards": {"melded": {"jokers": 2, "deuces": 3, "aces": 4, "high": 10, "low": 8}}},
-                   {"cards": {"melded": {"high": 3, "low": 2}, "in_hand": {"jokers": 1, "deuces": 1}}}]},
+        {
+            "sides": [
+                {
+                    "natural_canastas": 2,
+                    "went_out": True,
+                    "cards": {"melded": {"jokers": 2, "deuces": 3, "aces": 4, "high": 10, "low": 8}},
+                },
+                {"cards": {"melded": {"high": 3, "low": 2}, "in_hand": {"jokers": 1, "deuces": 1}}},
+            ]
+        },
         [res(1100, 380, 1480, 1480, 125), res(0, -110, -110, -110, 125)],
     ),
     # side 1 with a mixed canasta: melded 7 high 70 − in hand (joker 50 + ace 20 + 3 low 15) = −15;
     # base 300 → 285.
     "modern, with a canasta melded minus in hand": (
         "modern",
-        {"sides": [{"natural_canastas": 2, "went_out": True,
-                    "cards": {"melded": {"jokers": 2, "deuces": 3, "aces": 4, "high": 10, "low": 8}}},
-                   {"mixed_canastas": 1,
-                    "cards": {"melded": {"high": 7}, "in_hand": {"jokers": 1, "aces": 1, "low": 3}}}]},
+        {
+            "sides": [
+                {
+                    "natural_canastas": 2,
+                    "went_out": True,
+                    "cards": {"melded": {"jokers": 2, "deuces": 3, "aces": 4, "high": 10, "low": 8}},
+                },
+                {"mixed_canastas": 1, "cards": {"melded": {"high": 7}, "in_hand": {"jokers": 1, "aces": 1, "low": 3}}},
+            ]
+        },
         [res(1100, 380, 1480, 1480, 125), res(300, -15, 285, 285, 125)],
     ),
     # classic: side 0 natural 500 + out 100 = 600; melded 7 high 70 + 2 low 10 = 80 → 680.
@@ -778,8 +827,12 @@ GRID_CASES = {
     # Minimum Count classic: 0–1,495 → 50; below 0 → 15.
     "classic, melded minus in hand whatever the canastas": (
         "classic",
-        {"sides": [{"natural_canastas": 1, "went_out": True, "cards": {"melded": {"high": 7, "low": 2}}},
-                   {"cards": {"melded": {"low": 3}, "in_hand": {"deuces": 1, "black_threes": 2}}}]},
+        {
+            "sides": [
+                {"natural_canastas": 1, "went_out": True, "cards": {"melded": {"high": 7, "low": 2}}},
+                {"cards": {"melded": {"low": 3}, "in_hand": {"deuces": 1, "black_threes": 2}}},
+            ]
+        },
         [res(600, 80, 680, 680, 50), res(0, -15, -15, -15, 15)],
     ),
 }
@@ -794,7 +847,8 @@ def test_the_count_is_computed_from_the_counting_grid_when_a_hand_is_added(clien
     assert results(doc) == [expected]
     assert [side["cards"] for side in doc["hands"][0]["sides"]] == [
         {"melded": side["cards"].get("melded", {}), "in_hand": side["cards"].get("in_hand", {})}
-        for side in hand["sides"]]
+        for side in hand["sides"]
+    ]
 
 
 @pytest.mark.parametrize("preset, hand, expected", GRID_CASES.values(), ids=GRID_CASES.keys())
@@ -817,8 +871,8 @@ def test_replacing_the_first_hand_recomputes_every_later_figure(client):
     assert inputs(doc) == [QUIET, LATE, QUIET]
     assert results(doc) == [
         [res(1100, 200, 1300, 1300, 125), res(300, 50, 350, 350, 125)],
-        [res(300, 95, 395, 1695, 125), res(1000, 120, 1120, 1470, 125)],    # 1300+395, 350+1120
-        [res(1100, 200, 1300, 2995, 125), res(300, 50, 350, 1820, 125)],    # 1695+1300 = 2995 < 3000
+        [res(300, 95, 395, 1695, 125), res(1000, 120, 1120, 1470, 125)],  # 1300+395, 350+1120
+        [res(1100, 200, 1300, 2995, 125), res(300, 50, 350, 1820, 125)],  # 1695+1300 = 2995 < 3000
     ]
     assert [hand["dealer"] for hand in doc["hands"]] == [0, 1, 2]
     assert doc["totals"] == [2995, 1820]
@@ -859,7 +913,9 @@ def test_a_replaced_hand_is_checked_as_that_hands_position(client):
     assert error_fields(refused, 422) == ["sides.1.perfect_cut"]
     assert get(client, game_id) == before
     # ...and side 0's is worth 100: 1000 + 100 + 100 = 1200, count 200 → 1400; 1685 + 1400 = 3085.
-    doc = client.put(f"/api/games/{game_id}/hands/1", json=_with(QUIET, 0, perfect_cut=True), headers=headers).get_json()
+    doc = client.put(
+        f"/api/games/{game_id}/hands/1", json=_with(QUIET, 0, perfect_cut=True), headers=headers
+    ).get_json()
     assert doc["hands"][1]["sides"][0]["result"] == res(1200, 200, 1400, 3085, 155)
     assert doc["totals"] == [3480, -590]  # 3085 + 395; side 1 unchanged: −2060 + 350 + 1120
 
@@ -869,8 +925,7 @@ def test_a_replaced_hand_is_checked_as_that_hands_position(client):
     [
         (_with(QUIET, 0, natural_canastas=1), ["sides.0.went_out"]),
         (_with(QUIET, 1, red_threes=-1), ["sides.1.red_threes"]),
-        ({"sides": [{"natural_canastas": 2, "went_out": True}, {"natural_canastas": 2, "went_out": True}]},
-         ["sides"]),
+        ({"sides": [{"natural_canastas": 2, "went_out": True}, {"natural_canastas": 2, "went_out": True}]}, ["sides"]),
     ],
     ids=["side rule", "negative 3s", "whole hand"],
 )
@@ -988,8 +1043,9 @@ def test_replacing_or_deleting_in_an_unknown_game_is_404(client, method):
 def test_replacing_with_malformed_json_is_400(client):
     game_id, headers, _ = game_with(client, [EXAMPLE])
     before = get(client, game_id)
-    response = client.put(f"/api/games/{game_id}/hands/0", data="not json", content_type="application/json",
-                          headers=headers)
+    response = client.put(
+        f"/api/games/{game_id}/hands/0", data="not json", content_type="application/json", headers=headers
+    )
     assert_plain_error(response, 400)
     assert get(client, game_id) == before
 
@@ -998,8 +1054,12 @@ def test_a_delete_that_moves_a_perfect_cut_to_the_wrong_side_is_refused_naming_t
     game_id, _, auth = api_game
     # Hand 0: Ann deals, Dot (Them) cuts. Hand 1: Bea deals, Ann (Us) cuts and cuts perfectly.
     assert client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]}, headers=auth).status_code == 201
-    assert client.post(f"/api/games/{game_id}/hands", json={"sides": [{"perfect_cut": True}, {}]},
-                       headers=auth).status_code == 201
+    assert (
+        client.post(
+            f"/api/games/{game_id}/hands", json={"sides": [{"perfect_cut": True}, {}]}, headers=auth
+        ).status_code
+        == 201
+    )
     # Deleting hand 0 makes that hand the first, dealt by Ann and cut by Dot: Us can't have the cut.
     response = client.delete(f"/api/games/{game_id}/hands/0", headers=auth)
     assert response.status_code == 422
@@ -1011,8 +1071,9 @@ def test_a_delete_that_moves_a_perfect_cut_to_the_wrong_side_is_refused_naming_t
 
 def test_an_idempotency_key_longer_than_200_characters_is_refused(client, api_game):
     game_id, _, auth = api_game
-    response = client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]},
-                           headers={**auth, "Idempotency-Key": "k" * 201})
+    response = client.post(
+        f"/api/games/{game_id}/hands", json={"sides": [{}, {}]}, headers={**auth, "Idempotency-Key": "k" * 201}
+    )
     assert response.status_code == 400
     assert response.get_json()["errors"][0]["message"] == "An Idempotency-Key has at most 200 characters."
 
@@ -1032,15 +1093,17 @@ def test_a_method_the_api_does_not_have_answers_in_json(client, api_game):
 def test_replacing_a_hand_does_not_recheck_the_other_stored_hands(app, client, api_game):
     game_id, _, auth = api_game
     for _ in range(2):
-        client.post(f"/api/games/{game_id}/hands", json={"sides": [{"mixed_canastas": 1, "count": 50}, {}]},
-                    headers=auth)
+        client.post(
+            f"/api/games/{game_id}/hands", json={"sides": [{"mixed_canastas": 1, "count": 50}, {}]}, headers=auth
+        )
     # A hand stored before a check existed: put a refused entry into hand 1 behind the API's back.
     with app.app_context():
         record = db.session.get(GameRecord, game_id)
         record.hands[1].sides = [{"mixed_canastas": 1, "count": 53}, {}]  # 53: not a multiple of 5
         db.session.commit()
-    response = client.put(f"/api/games/{game_id}/hands/0", json={"sides": [{"mixed_canastas": 1, "count": 60}, {}]},
-                          headers=auth)
+    response = client.put(
+        f"/api/games/{game_id}/hands/0", json={"sides": [{"mixed_canastas": 1, "count": 60}, {}]}, headers=auth
+    )
     assert response.status_code == 200
     # Hand 0: mixed 300 + 60 = 360; hand 1 as stored: 300 + 53 = 353 → 713
     assert response.get_json()["totals"] == [713, 0]

@@ -47,8 +47,9 @@ def test_an_idempotent_replay_is_logged_without_the_token(client, api_game, logs
     hand = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 100}, {"count": -50}]}
     assert client.post(f"/api/games/{game_id}/hands", json=hand, headers=headers).status_code == 201
     assert client.post(f"/api/games/{game_id}/hands", json=hand, headers=headers).status_code == 201
-    assert [line for line in lines(logs) if line.startswith("Idempotent replay")] == \
-        [f"Idempotent replay of a hand for game {game_id}"]
+    assert [line for line in lines(logs) if line.startswith("Idempotent replay")] == [
+        f"Idempotent replay of a hand for game {game_id}"
+    ]
     assert all(token not in line for line in lines(logs))
 
 
@@ -57,8 +58,9 @@ def test_an_edit_conflict_is_logged(client, game, logs):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     response = client.post(f"/games/{game}/hands", data={**hand_form({"count": 100}, {}), "version": stale})
     assert response.status_code == 409
-    assert [line for line in lines(logs) if line.startswith("Edit conflict")] == \
-        [f"Edit conflict on hand 2 of game {game}: the form was for version {stale}"]
+    assert [line for line in lines(logs) if line.startswith("Edit conflict")] == [
+        f"Edit conflict on hand 2 of game {game}: the form was for version {stale}"
+    ]
 
 
 def test_a_cross_site_post_is_refused_and_logged(client, game, logs):
@@ -94,8 +96,10 @@ def test_a_body_that_is_not_json_is_a_json_400(client):
     assert response.status_code == 400 and response.is_json
 
 
-@pytest.mark.parametrize("path", ["/games/a%00b", "/api/games/a%00b", "/games/x%00/scoreboard",
-                                  "/games/x%00/export.csv", "/games/" + "a" * 40])
+@pytest.mark.parametrize(
+    "path",
+    ["/games/a%00b", "/api/games/a%00b", "/games/x%00/scoreboard", "/games/x%00/export.csv", "/games/" + "a" * 40],
+)
 def test_an_address_that_cannot_be_a_game_is_a_404_on_every_database(client, path):
     response = client.get(path)
     assert response.status_code == 404
@@ -103,6 +107,7 @@ def test_an_address_that_cannot_be_a_game_is_a_404_on_every_database(client, pat
 
 def test_an_idempotency_key_with_a_control_character_is_a_400(client, api_game):
     game_id, _, headers = api_game
-    response = client.post(f"/api/games/{game_id}/hands", json={"sides": [{}, {}]},
-                           headers={**headers, "Idempotency-Key": "a\x00b"})
+    response = client.post(
+        f"/api/games/{game_id}/hands", json={"sides": [{}, {}]}, headers={**headers, "Idempotency-Key": "a\x00b"}
+    )
     assert response.status_code == 400 and response.is_json

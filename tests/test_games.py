@@ -14,10 +14,21 @@ import pytest
 
 from tests.conftest import game_document
 
-NEW_GAME = {"preset": "modern", "players": "4", "side0_name": "Us", "side1_name": "Them",
-            "player0_0": "Ann", "player0_1": "Cleo", "player1_0": "Bea", "player1_1": "Dot", "first_dealer": "0",
-            # the switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500
-            "perfect_cut": "y", "hand_pairs": "y", "hand_pairs_points": "2500"}
+NEW_GAME = {
+    "preset": "modern",
+    "players": "4",
+    "side0_name": "Us",
+    "side1_name": "Them",
+    "player0_0": "Ann",
+    "player0_1": "Cleo",
+    "player1_0": "Bea",
+    "player1_1": "Dot",
+    "first_dealer": "0",
+    # the switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500
+    "perfect_cut": "y",
+    "hand_pairs": "y",
+    "hand_pairs_points": "2500",
+}
 
 
 def side_fields(i: int, **entries) -> dict:
@@ -91,8 +102,15 @@ def test_three_partnerships_are_refused_outside_classic(client):
 
 
 def test_a_classic_game_of_six_plays_to_5000(client):
-    data = {**NEW_GAME, "preset": "classic", "players": "6", "side2_name": "Others",
-            "player2_0": "Eve", "player2_1": "Fay", "target": ""}
+    data = {
+        **NEW_GAME,
+        "preset": "classic",
+        "players": "6",
+        "side2_name": "Others",
+        "player2_0": "Eve",
+        "player2_1": "Fay",
+        "target": "",
+    }
     response = client.post("/games", data=data)
     assert response.status_code == 303
     page = text(client.get(response.headers["Location"]))
@@ -101,8 +119,11 @@ def test_a_classic_game_of_six_plays_to_5000(client):
 
 
 def test_choosing_a_preset_rerenders_only_the_table_rules(client):
-    response = client.get("/games/new", query_string={**NEW_GAME, "preset": "classic"},
-                          headers={"HX-Request": "true", "HX-Target": "game_rules"})
+    response = client.get(
+        "/games/new",
+        query_string={**NEW_GAME, "preset": "classic"},
+        headers={"HX-Request": "true", "HX-Target": "game_rules"},
+    )
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     assert body.lstrip().startswith('<fieldset class="card" id="game_rules">')
@@ -113,8 +134,11 @@ def test_choosing_a_preset_rerenders_only_the_table_rules(client):
 
 
 def test_changing_the_players_rerenders_only_the_first_dealer_choice(client):
-    response = client.get("/games/new", query_string={**NEW_GAME, "player0_0": "Zoe"},
-                          headers={"HX-Request": "true", "HX-Target": "dealer_choice"})
+    response = client.get(
+        "/games/new",
+        query_string={**NEW_GAME, "player0_0": "Zoe"},
+        headers={"HX-Request": "true", "HX-Target": "dealer_choice"},
+    )
     body = response.get_data(as_text=True)
     assert body.lstrip().startswith('<div id="dealer_choice">')
     assert "Zoe (Us)" in body
@@ -129,8 +153,10 @@ def test_without_javascript_a_preset_is_applied_by_its_button(client):
 
 # --- Entering hands ------------------------------------------------------------------------
 
-FIRST_HAND = hand_form({"red_threes": 2, "natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 385},
-                       {"mixed_canastas": 1, "count": 140})
+FIRST_HAND = hand_form(
+    {"red_threes": 2, "natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 385},
+    {"mixed_canastas": 1, "count": 140},
+)
 # Us: 3s 300 (two canastas, so added) + natural 500 + mixed 300 + out 100 = 1,200; + 385 = 1,585
 # Them: one canasta, so no 3s; mixed 300; + 140 = 440
 
@@ -140,15 +166,22 @@ def test_a_saved_hand_shows_its_figures_in_the_grid(client, game):
     assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{game}"
     page = client.get(f"/games/{game}").get_data(as_text=True)
-    row = page[page.index('id="hand-1"'):page.index("</tr>", page.index('id="hand-1"'))]
-    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == \
-        ["1,200", "385", "1,585", "1,585", "300", "140", "440", "440"]
+    row = page[page.index('id="hand-1"') : page.index("</tr>", page.index('id="hand-1"'))]
+    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == [
+        "1,200",
+        "385",
+        "1,585",
+        "1,585",
+        "300",
+        "140",
+        "440",
+        "440",
+    ]
     assert "Hand 2: Bea deals" in text(client.get(f"/games/{game}"))  # the deal passes clockwise: Ann, Bea
 
 
 def test_a_negative_count_is_entered_with_the_minus_sign(client, game):
-    data = hand_form({"natural_canastas": 2, "went_out": "y", "count": 200},
-                     {"count": 75, "count_sign": "-"})
+    data = hand_form({"natural_canastas": 2, "went_out": "y", "count": 200}, {"count": 75, "count_sign": "-"})
     client.post(f"/games/{game}/hands", data=data)
     page = text(client.get(f"/games/{game}"))
     # Them: no canasta, Base 0, Count −75
@@ -172,8 +205,10 @@ def test_a_problem_with_a_field_the_game_does_not_show_is_said_at_the_top(client
     # With the perfect cut off the switch is not on the page; a stale form that sends it is told why.
     response = client.post(f"/games/{game}/hands", data=hand_form({"count": 0}, {"count": 0}, perfect_cut="y"))
     assert response.status_code == 422
-    assert re.search(r'id="form-errors"[^>]*><ul><li>This game doesn&#39;t play the perfect-cut bonus\.',
-                     response.get_data(as_text=True))
+    assert re.search(
+        r'id="form-errors"[^>]*><ul><li>This game doesn&#39;t play the perfect-cut bonus\.',
+        response.get_data(as_text=True),
+    )
 
 
 def test_a_word_where_a_number_goes_is_refused_in_plain_words(client, game):
@@ -183,9 +218,18 @@ def test_a_word_where_a_number_goes_is_refused_in_plain_words(client, game):
 
 
 def test_the_count_from_the_counting_grid(client, game):
-    data = hand_form({"natural_canastas": 2, "went_out": "y", "count_mode": "grid", "melded_jokers": 1,
-                      "melded_high": 20, "melded_low": 4, "in_hand_aces": 1},
-                     {"count_mode": "grid", "melded_deuces": 1, "in_hand_high": 2})
+    data = hand_form(
+        {
+            "natural_canastas": 2,
+            "went_out": "y",
+            "count_mode": "grid",
+            "melded_jokers": 1,
+            "melded_high": 20,
+            "melded_low": 4,
+            "in_hand_aces": 1,
+        },
+        {"count_mode": "grid", "melded_deuces": 1, "in_hand_high": 2},
+    )
     client.post(f"/games/{game}/hands", data=data)
     page = client.get(f"/games/{game}").get_data(as_text=True)
     # Us: 50 + 200 + 20 melded − 20 in hand = 250; Base 1,000 + 100 = 1,100; total 1,350
@@ -212,10 +256,16 @@ def test_the_live_preview_puts_each_problem_beside_its_field(client, game):
     assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="true"></p>', body)  # clears old messages
     # The problem with the whole hand is beside the field that causes it; the bar beside Save says the first
     # problem and how many more there are.
-    assert re.search(r'id="s1-red_threes-error"[^>]*>Red 3s: a side can have 0 to 4\. '
-                     r'The sides account for 5 red 3s; the pack has only 4\.<', body)
-    assert re.search(r'class="preview-problem">Going out needs two closed canastas\. '
-                     r'<span class="more-problems">\(and 2 more, marked above\)', body)
+    assert re.search(
+        r'id="s1-red_threes-error"[^>]*>Red 3s: a side can have 0 to 4\. '
+        r"The sides account for 5 red 3s; the pack has only 4\.<",
+        body,
+    )
+    assert re.search(
+        r'class="preview-problem">Going out needs two closed canastas\. '
+        r'<span class="more-problems">\(and 2 more, marked above\)',
+        body,
+    )
 
 
 def test_the_perfect_cut_switch_goes_to_the_cutters_side(client, game):
@@ -226,8 +276,7 @@ def test_the_perfect_cut_switch_goes_to_the_cutters_side(client, game):
 
 
 def test_a_special_hand_sets_the_rest_of_the_panel_aside(client, game):
-    data = hand_form({"special_hand": "pairs", "red_threes": 2, "count": 95},
-                     {"natural_canastas": 1, "count": 50})
+    data = hand_form({"special_hand": "pairs", "red_threes": 2, "count": 95}, {"natural_canastas": 1, "count": 50})
     assert client.post(f"/games/{game}/hands", data=data).status_code == 303
     page = client.get(f"/games/{game}").get_data(as_text=True)
     # Us: seven pairs 2,500, Count 0. Them: natural 500 + 50 = 550 (no wipeout in modern)
@@ -282,8 +331,9 @@ def test_a_saved_hand_can_be_taken_back(client, game):
     client.post(f"/games/{game}/hands", data=SECOND_HAND)
     page = client.get(f"/games/{game}").get_data(as_text=True)
     assert "Undo: take back hand 2" in page
-    version = re.search(r'action="/games/[^/]+/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"',
-                        page).group(1)
+    version = re.search(
+        r'action="/games/[^/]+/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', page
+    ).group(1)
     response = client.post(f"/games/{game}/undo", data={"version": version})
     assert response.status_code == 303
     assert "Hand 2 taken back." in text(client.get(f"/games/{game}"))
@@ -439,9 +489,10 @@ def test_settling_up_a_finished_game(client):
 
 def test_settling_up_counts_the_specials_of_both_sides(client):
     game = client.post("/games", data={**NEW_GAME, "target": "3000"}).headers["Location"].rsplit("/", 1)[1]
-    client.post(f"/games/{game}/hands", data=hand_form(
-        {"natural_canastas": 2, "sevens_canasta": "y", "count": 300},
-        {"special_hand": "pairs"}))
+    client.post(
+        f"/games/{game}/hands",
+        data=hand_form({"natural_canastas": 2, "sevens_canasta": "y", "count": 300}, {"special_hand": "pairs"}),
+    )
     page = text(client.get(f"/games/{game}", query_string={"stake": "1", "per_special": "3"}))
     # Us (nobody goes out when a special hand ends the hand): 1,000 + 2,500 = 3,500 + 300 = 3,800
     # Them: seven pairs 2,500 (no wipeout in modern)
@@ -454,16 +505,18 @@ def test_a_game_file_is_restored_on_another_phone(app, client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     exported = client.get(f"/games/{game}/export.json").get_data()
     phone = app.test_client()
-    response = phone.post("/games/import", data={"document": (io.BytesIO(exported), "game.json")},
-                          content_type="multipart/form-data")
+    response = phone.post(
+        "/games/import", data={"document": (io.BytesIO(exported), "game.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 303
     page = text(phone.get(response.headers["Location"]))
     assert "Game restored." in page and "Enter hand 2" in page and "1,585" in page
 
 
 def test_a_file_that_is_not_a_game_is_refused_in_words(client):
-    response = client.post("/games/import", data={"document": (io.BytesIO(b"hello"), "notes.txt")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/games/import", data={"document": (io.BytesIO(b"hello"), "notes.txt")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 422
     assert "This isn't a Scorepad game or hand: it is not a JSON document." in text(response)
 
@@ -510,13 +563,19 @@ def test_an_edit_form_left_open_while_the_game_changed_overwrites_nothing(client
     page = response.get_data(as_text=True)
     assert "<h1>Edit hand 1</h1>" in page and 'value="485"' in page
     # Hand 1 unchanged: Us 1,585 then 1,585 + 400 = 1,985
-    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == \
-        ["1,585", "440", "1,985", "390"]
+    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == [
+        "1,585",
+        "440",
+        "1,985",
+        "390",
+    ]
 
 
 def test_a_mistake_in_a_panel_set_aside_by_a_special_hand_does_not_block_the_hand(client, game):
-    data = hand_form({"special_hand": "pairs", "red_threes": "-1", "count_mode": "grid", "melded_jokers": "x"},
-                     {"natural_canastas": 1, "count": 50})
+    data = hand_form(
+        {"special_hand": "pairs", "red_threes": "-1", "count_mode": "grid", "melded_jokers": "x"},
+        {"natural_canastas": 1, "count": 50},
+    )
     assert client.post(f"/games/{game}/hands", data=data).status_code == 303
 
 
@@ -578,11 +637,14 @@ CLASSIC = {**NEW_GAME, "preset": "classic", "rules_from": "classic", "target": "
 
 def test_classic_asks_whether_a_side_with_red_threes_and_a_negative_count_melded(client):
     game = client.post("/games", data=CLASSIC).headers["Location"].rsplit("/", 1)[1]
-    data = hand_form({"red_threes": 1, "count": 50, "count_sign": "-"}, {"natural_canastas": 1, "went_out": "y", "count": 100})
+    data = hand_form(
+        {"red_threes": 1, "count": 50, "count_sign": "-"}, {"natural_canastas": 1, "went_out": "y", "count": 100}
+    )
     response = client.post(f"/games/{game}/hands", data=data)
     assert response.status_code == 422
-    assert re.search(r'id="s0-has_melded-error"[^>]*>Did Us meld anything this hand\? Say Yes or No',
-                     response.get_data(as_text=True))
+    assert re.search(
+        r'id="s0-has_melded-error"[^>]*>Did Us meld anything this hand\? Say Yes or No', response.get_data(as_text=True)
+    )
     response = client.post(f"/games/{game}/hands", data={**data, "s0-has_melded": "yes"})
     assert response.status_code == 303
     page = client.get(f"/games/{game}").get_data(as_text=True)
@@ -591,8 +653,15 @@ def test_classic_asks_whether_a_side_with_red_threes_and_a_negative_count_melded
 
 
 def test_without_javascript_a_changed_table_asks_for_the_first_dealer_again(client):
-    data = {**CLASSIC, "players": "6", "seats_from": "4", "side2_name": "Others", "player2_0": "Eve",
-            "player2_1": "Fay", "first_dealer": "3"}
+    data = {
+        **CLASSIC,
+        "players": "6",
+        "seats_from": "4",
+        "side2_name": "Others",
+        "player2_0": "Eve",
+        "player2_1": "Fay",
+        "first_dealer": "3",
+    }
     response = client.post("/games", data=data)
     assert response.status_code == 200
     page = html.unescape(response.get_data(as_text=True))
@@ -601,15 +670,26 @@ def test_without_javascript_a_changed_table_asks_for_the_first_dealer_again(clie
 
 
 def test_three_sides_get_a_row_per_figure(client):
-    doc = game_document("classic", sides=[{"name": "North", "players": ["Ann", "Cleo"]},
-                                          {"name": "East", "players": ["Bea", "Dot"]},
-                                          {"name": "West", "players": ["Eve", "Fay"]}],
-                        hands=[{"sides": [{"red_threes": 2, "natural_canastas": 2, "went_out": True, "count": 1320},
-                                          {"red_threes": 2, "mixed_canastas": 1, "count": 1150},
-                                          {"red_threes": 1, "count": -1195, "has_melded": False}]}])
+    doc = game_document(
+        "classic",
+        sides=[
+            {"name": "North", "players": ["Ann", "Cleo"]},
+            {"name": "East", "players": ["Bea", "Dot"]},
+            {"name": "West", "players": ["Eve", "Fay"]},
+        ],
+        hands=[
+            {
+                "sides": [
+                    {"red_threes": 2, "natural_canastas": 2, "went_out": True, "count": 1320},
+                    {"red_threes": 2, "mixed_canastas": 1, "count": 1150},
+                    {"red_threes": 1, "count": -1195, "has_melded": False},
+                ]
+            }
+        ],
+    )
     game = client.post("/api/games", json=doc).get_json()["id"]
     page = client.get(f"/games/{game}").get_data(as_text=True)
-    body = page[page.index('<tbody id="hand-1">'):]
+    body = page[page.index('<tbody id="hand-1">') :]
     # North: red 3s 200 (melded) + naturals 1,000 + out 100 = 1,300; + 1,320 = 2,620
     # East: 200 + mixed 300 = 500; + 1,150 = 1,650.  West did not meld: −100; − 1,195 = −1,295
     assert re.findall(r'<td data-side="\d" class="base">([^<]+)<', body) == ["1,300", "500", "\u2212100"]
@@ -621,7 +701,9 @@ def test_three_sides_get_a_row_per_figure(client):
 def test_a_refused_new_game_says_at_the_top_where_to_look(client):
     response = client.post("/games", data={**NEW_GAME, "player0_0": "", "player1_1": ""})
     assert response.status_code == 422
-    assert re.search(r'id="form-errors"[^>]*><ul><li>Check the entries marked in red below\.', response.get_data(as_text=True))
+    assert re.search(
+        r'id="form-errors"[^>]*><ul><li>Check the entries marked in red below\.', response.get_data(as_text=True)
+    )
 
 
 def test_a_count_typed_with_a_thousands_separator(client, game):
@@ -633,8 +715,10 @@ def test_a_count_typed_with_a_thousands_separator(client, game):
 
 def test_a_tie_above_the_target_is_explained(client):
     game = client.post("/games", data={**NEW_GAME, "target": "500"}).headers["Location"].rsplit("/", 1)[1]
-    client.post(f"/games/{game}/hands", data=hand_form({"natural_canastas": 1, "count": 100},
-                                                       {"natural_canastas": 1, "count": 100}))
+    client.post(
+        f"/games/{game}/hands",
+        data=hand_form({"natural_canastas": 1, "count": 100}, {"natural_canastas": 1, "count": 100}),
+    )
     page = text(client.get(f"/games/{game}"))
     # 500 + 100 = 600 each: both past 500, tied, so play on
     assert "Tied at the top on 600: the game goes on until one side leads." in page
@@ -699,8 +783,9 @@ def test_a_stake_that_is_not_a_sensible_number_is_refused_in_words(client, stake
 
 def test_a_deeply_nested_file_is_refused_in_words(client):
     deep = b"[" * 100000 + b"]" * 100000
-    response = client.post("/games/import", data={"document": (io.BytesIO(deep), "deep.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/games/import", data={"document": (io.BytesIO(deep), "deep.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 422
     assert "it is not a JSON document" in text(response)
 
@@ -741,9 +826,15 @@ def test_the_scoresheet_says_which_hand_was_a_special_hand(client, game):
 
 
 def test_the_wild_canasta_choices_show_the_games_values(client):
-    game = client.post("/games", data={**NEW_GAME, "preset": "wca", "rules_from": "wca"}).headers["Location"].rsplit("/", 1)[1]
+    game = (
+        client.post("/games", data={**NEW_GAME, "preset": "wca", "rules_from": "wca"})
+        .headers["Location"]
+        .rsplit("/", 1)[1]
+    )
     form = html.unescape(client.get(f"/games/{game}/hands/new").get_data(as_text=True))
-    assert "seven 2s (4,000)" in form and "four jokers and three 2s (3,000)" in form and "other wild mix (2,500)" in form
+    assert (
+        "seven 2s (4,000)" in form and "four jokers and three 2s (3,000)" in form and "other wild mix (2,500)" in form
+    )
 
 
 def test_a_stake_with_a_decimal_comma(client):
@@ -754,8 +845,21 @@ def test_a_stake_with_a_decimal_comma(client):
 
 
 def test_the_preview_says_when_a_wipeout_leaves_the_other_side_nothing(client):
-    game = client.post("/games", data={**NEW_GAME, "preset": "wca", "rules_from": "wca", "wipeout": "y",
-                                       "hand_pairs": "y", "hand_pairs_points": "3000"}).headers["Location"].rsplit("/", 1)[1]
+    game = (
+        client.post(
+            "/games",
+            data={
+                **NEW_GAME,
+                "preset": "wca",
+                "rules_from": "wca",
+                "wipeout": "y",
+                "hand_pairs": "y",
+                "hand_pairs_points": "3000",
+            },
+        )
+        .headers["Location"]
+        .rsplit("/", 1)[1]
+    )
     data = hand_form({"special_hand": "pairs"}, {"natural_canastas": 2, "count": 200})
     body = client.post(f"/games/{game}/hands/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
     # Us: seven pairs 3,000 (wca). Them: wiped out, 0.
@@ -767,8 +871,9 @@ def test_the_edit_form_of_a_hand_deleted_meanwhile_offers_the_entries_as_a_new_h
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     stale = version_of(client, game, 1)
     client.post(f"/games/{game}/hands/1/delete")  # meanwhile, the hand is deleted
-    preview = client.post(f"/games/{game}/hands/1/preview", data={**FIRST_HAND, "version": stale},
-                          headers={"HX-Request": "true"})
+    preview = client.post(
+        f"/games/{game}/hands/1/preview", data={**FIRST_HAND, "version": stale}, headers={"HX-Request": "true"}
+    )
     assert preview.status_code == 200
     assert "Hand 1 has been deleted since this form was opened." in text(preview)
     response = client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "version": stale})
@@ -778,7 +883,9 @@ def test_the_edit_form_of_a_hand_deleted_meanwhile_offers_the_entries_as_a_new_h
 
 
 def test_the_live_preview_fragment_has_no_hidden_submit_button(client, game):
-    body = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"}).get_data(as_text=True)
+    body = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"}).get_data(
+        as_text=True
+    )
     assert "Check the figures" not in body
 
 
@@ -820,8 +927,11 @@ def test_a_rematch_starts_the_same_table_with_the_next_dealer(client):
     rematch = response.headers["Location"].rsplit("/", 1)[1]
     assert rematch != game
     new = client.get(f"/api/games/{rematch}").get_json()
-    assert new["sides"] == finished["sides"] == [{"name": "Us", "players": ["Ann", "Cleo"]},
-                                                  {"name": "Them", "players": ["Bea", "Dot"]}]
+    assert (
+        new["sides"]
+        == finished["sides"]
+        == [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+    )
     # The rules in full: the target of 1,000, the perfect cut and seven pairs at 2,500 as the form gave them.
     assert new["rules"] == finished["rules"]
     assert new["rules"]["target"] == 1000 and new["rules"]["special_hands"] == {"pairs": 2500}
@@ -885,12 +995,22 @@ def test_a_rematch_of_an_unknown_game_is_a_page_in_words(client):
 
 
 def test_a_rematch_of_six_players_keeps_every_seat(client):
-    data = {**NEW_GAME, "preset": "classic", "players": "6", "side2_name": "Others",
-            "player2_0": "Eve", "player2_1": "Fay", "target": "300", "first_dealer": "5"}
+    data = {
+        **NEW_GAME,
+        "preset": "classic",
+        "players": "6",
+        "side2_name": "Others",
+        "player2_0": "Eve",
+        "player2_1": "Fay",
+        "target": "300",
+        "first_dealer": "5",
+    }
     game = client.post("/games", data=data).headers["Location"].rsplit("/", 1)[1]
     # Classic, three sides: Us go out on one mixed canasta: 300 + 100 + Count 50 = 450, past 300; the others 0.
-    client.post(f"/games/{game}/hands", data={**side_fields(0, mixed_canastas=1, went_out="y", count=50),
-                                              **side_fields(1), **side_fields(2)})
+    client.post(
+        f"/games/{game}/hands",
+        data={**side_fields(0, mixed_canastas=1, went_out="y", count=50), **side_fields(1), **side_fields(2)},
+    )
     assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
     location = client.post(f"/games/{game}/rematch").headers["Location"]
     new = client.get("/api" + location).get_json()
@@ -936,8 +1056,9 @@ def test_the_names_offered_stop_at_thirty(client):
 
 def test_a_problem_between_sides_is_marked_on_each_sides_field(client, game):
     # Red 3s 3 + 2 = 5, but two decks hold only 4 red 3s.
-    data = hand_form({"red_threes": 3, "natural_canastas": 2, "count": 100},
-                     {"red_threes": 2, "natural_canastas": 2, "count": 100})
+    data = hand_form(
+        {"red_threes": 3, "natural_canastas": 2, "count": 100}, {"red_threes": 2, "natural_canastas": 2, "count": 100}
+    )
     page = client.post(f"/games/{game}/hands", data=data).get_data(as_text=True)
     message = "The sides account for 5 red 3s; the pack has only 4."
     for side in (0, 1):
@@ -960,9 +1081,17 @@ def test_a_side_can_report_its_base_as_one_figure(client, game):
     data = hand_form({"reported_base": 1300, "count": 385}, {"mixed_canastas": 1, "count": 140})
     assert client.post(f"/games/{game}/hands", data=data).status_code == 303
     page = client.get(f"/games/{game}").get_data(as_text=True)
-    row = page[page.index('id="hand-1"'):page.index("</tr>", page.index('id="hand-1"'))]
-    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == \
-        ["1,300", "385", "1,685", "1,685", "300", "140", "440", "440"]
+    row = page[page.index('id="hand-1"') : page.index("</tr>", page.index('id="hand-1"'))]
+    assert re.findall(r'class="(?:base|count|hand-total|cumulative)">([^<]+)<', row) == [
+        "1,300",
+        "385",
+        "1,685",
+        "1,685",
+        "300",
+        "140",
+        "440",
+        "440",
+    ]
     assert row.count('class="reported"') == 1
     document = client.get(f"/api/games/{game}").get_json()
     assert document["hands"][0]["sides"][0]["reported_base"] == 1300
@@ -970,12 +1099,16 @@ def test_a_side_can_report_its_base_as_one_figure(client, game):
 
 def test_a_reported_base_can_be_negative_and_sets_the_entries_aside(client, game):
     # Us report −300 with a Count of −40 (the red 3s typed before stay set aside): −340.
-    data = hand_form({"reported_base": 300, "reported_base_sign": "-", "red_threes": 2, "count": 40,
-                      "count_sign": "-"}, {"natural_canastas": 2, "went_out": "y", "count": 200})
+    data = hand_form(
+        {"reported_base": 300, "reported_base_sign": "-", "red_threes": 2, "count": 40, "count_sign": "-"},
+        {"natural_canastas": 2, "went_out": "y", "count": 200},
+    )
     assert client.post(f"/games/{game}/hands", data=data).status_code == 303
     # Them: two naturals 1,000 + going out 100 + 200 = 1,300.
-    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == \
-        ["\u2212340", "1,300"]
+    assert re.findall(r'class="cumulative">([^<]+)<', client.get(f"/games/{game}").get_data(as_text=True)) == [
+        "\u2212340",
+        "1,300",
+    ]
 
 
 def test_a_reported_base_that_is_not_in_fives_is_refused_beside_it(client, game):

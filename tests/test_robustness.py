@@ -34,27 +34,62 @@ from tests.conftest import game_document
 
 # --- The shape of a game document (docs/api.md), written out from the spec -------------------------------
 
-SIDE_NUMBERS = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "dirty_sevens", "dirty_aces",
-                "threes_in_hand", "red_threes_in_hand", "failed_go_out_asks", "failed_pile_takes", "count")
-SIDE_SWITCHES = ("sevens_canasta", "aces_canasta", "incomplete_sevens", "incomplete_aces", "incomplete_wild",
-                 "last_draw_three", "went_out", "concealed", "perfect_cut", "has_melded")
+SIDE_NUMBERS = (
+    "red_threes",
+    "black_threes",
+    "natural_canastas",
+    "mixed_canastas",
+    "dirty_sevens",
+    "dirty_aces",
+    "threes_in_hand",
+    "red_threes_in_hand",
+    "failed_go_out_asks",
+    "failed_pile_takes",
+    "count",
+)
+SIDE_SWITCHES = (
+    "sevens_canasta",
+    "aces_canasta",
+    "incomplete_sevens",
+    "incomplete_aces",
+    "incomplete_wild",
+    "last_draw_three",
+    "went_out",
+    "concealed",
+    "perfect_cut",
+    "has_melded",
+)
 SIDE_NAMES = ("wild_canasta", "special_hand")
 SIDE_FIELDS = SIDE_NUMBERS + SIDE_SWITCHES + SIDE_NAMES + ("cards",)
 CARD_KINDS = ("jokers", "deuces", "aces", "high", "low", "black_threes")
 RULE_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
 DOCUMENT_KEYS = ("format", "version", "rules", "sides", "first_dealer", "hands")
 
-MODERN_HAND = {"sides": [
-    {"red_threes": 1, "natural_canastas": 2, "went_out": True,
-     "cards": {"melded": {"high": 14, "aces": 2, "jokers": 1}, "in_hand": {"low": 1}}},
-    {"black_threes": 1, "mixed_canastas": 1, "count": 50},
-]}
-CLASSIC_HAND = {"sides": [
-    {"red_threes": 1, "natural_canastas": 1, "went_out": True, "concealed": True, "count": 100},
-    {"has_melded": True, "red_threes_in_hand": 1, "failed_go_out_asks": 1, "failed_pile_takes": 1, "count": 30},
-]}
-MODERN_GAME = game_document("modern", hands=[MODERN_HAND], special_hands={"pairs": 2500, "zip_code": 2500},
-                            target=8500, wipeout=False, perfect_cut=True)
+MODERN_HAND = {
+    "sides": [
+        {
+            "red_threes": 1,
+            "natural_canastas": 2,
+            "went_out": True,
+            "cards": {"melded": {"high": 14, "aces": 2, "jokers": 1}, "in_hand": {"low": 1}},
+        },
+        {"black_threes": 1, "mixed_canastas": 1, "count": 50},
+    ]
+}
+CLASSIC_HAND = {
+    "sides": [
+        {"red_threes": 1, "natural_canastas": 1, "went_out": True, "concealed": True, "count": 100},
+        {"has_melded": True, "red_threes_in_hand": 1, "failed_go_out_asks": 1, "failed_pile_takes": 1, "count": 30},
+    ]
+}
+MODERN_GAME = game_document(
+    "modern",
+    hands=[MODERN_HAND],
+    special_hands={"pairs": 2500, "zip_code": 2500},
+    target=8500,
+    wipeout=False,
+    perfect_cut=True,
+)
 CLASSIC_GAME = game_document("classic", hands=[CLASSIC_HAND], target=5000)
 
 
@@ -87,8 +122,11 @@ def _document_paths(doc: dict) -> list[tuple]:
 
 
 DOCUMENT_PATHS = [(doc, path) for doc in (MODERN_GAME, CLASSIC_GAME) for path in _document_paths(doc)]
-HAND_PATHS = [path for path in [("sides",), ("sides", 0), ("sides", 1)] + _side_paths(("sides", 0))
-              + _side_paths(("sides", 1)) if _holds_parent(MODERN_HAND, path)]
+HAND_PATHS = [
+    path
+    for path in [("sides",), ("sides", 0), ("sides", 1)] + _side_paths(("sides", 0)) + _side_paths(("sides", 1))
+    if _holds_parent(MODERN_HAND, path)
+]
 
 
 def _is_int(value) -> bool:
@@ -119,9 +157,14 @@ def expected_kind(path: tuple):
     """The kind of value docs/api.md asks for at `path` (null where the field may be left out)."""
     *_, last = path
     if path[0] == "rules" or (len(path) > 1 and path[-2] == "special_hands"):
-        return {"rules": _is_object, "preset": _is_text, "target": _or_null(_is_int),
-                "wipeout": _or_null(_is_switch), "perfect_cut": _or_null(_is_switch),
-                "special_hands": _or_null(_is_object)}.get(last, _is_int)  # a special hand's points
+        return {
+            "rules": _is_object,
+            "preset": _is_text,
+            "target": _or_null(_is_int),
+            "wipeout": _or_null(_is_switch),
+            "perfect_cut": _or_null(_is_switch),
+            "special_hands": _or_null(_is_object),
+        }.get(last, _is_int)  # a special hand's points
     if path[0] == "sides" and path[-1] != "sides":
         return {"name": _or_null(_is_text), "players": _is_list}.get(last, _is_text if len(path) == 4 else _is_object)
     if path == ("first_dealer",):
@@ -164,9 +207,31 @@ def related(field: str, path: tuple) -> bool:
 # --- Arbitrary JSON -----------------------------------------------------------------------------
 
 # Words the reader knows, so that arbitrary bodies also reach the checks behind the first key.
-KNOWN_WORDS = (DOCUMENT_KEYS + RULE_KEYS + SIDE_FIELDS + CARD_KINDS
-               + ("name", "players", "melded", "in_hand", "result", "dealer", "scorepad-game",
-                  "modern", "cla", "wca", "classic", "deuces", "jokers", "mixed", "pairs", "straight", "zip_code"))
+KNOWN_WORDS = (
+    DOCUMENT_KEYS
+    + RULE_KEYS
+    + SIDE_FIELDS
+    + CARD_KINDS
+    + (
+        "name",
+        "players",
+        "melded",
+        "in_hand",
+        "result",
+        "dealer",
+        "scorepad-game",
+        "modern",
+        "cla",
+        "wca",
+        "classic",
+        "deuces",
+        "jokers",
+        "mixed",
+        "pairs",
+        "straight",
+        "zip_code",
+    )
+)
 any_text = st.one_of(
     st.text(max_size=12),
     st.text(st.characters(exclude_categories=()), max_size=4),  # lone surrogates included
@@ -181,20 +246,25 @@ any_number = st.one_of(
 json_leaves = st.one_of(st.none(), st.booleans(), any_number, any_text)
 json_values = st.recursive(
     json_leaves,
-    lambda children: st.one_of(st.lists(children, max_size=4),
-                               st.dictionaries(any_text | st.sampled_from(KNOWN_WORDS), children, max_size=5)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(any_text | st.sampled_from(KNOWN_WORDS), children, max_size=5)
+    ),
     max_leaves=12,
 )
 side_entries = st.dictionaries(st.sampled_from(SIDE_FIELDS + ("result", "bogus")), json_values, max_size=6)
 hand_bodies = st.one_of(json_values, st.fixed_dictionaries({"sides": st.lists(side_entries | json_values, max_size=3)}))
 game_bodies = st.fixed_dictionaries(
     {"format": st.just("scorepad-game"), "version": st.just(1)},
-    optional={"rules": json_values | st.fixed_dictionaries({"preset": json_values},
-                                                           optional=dict.fromkeys(RULE_KEYS[1:], json_values)),
-              "sides": st.lists(st.fixed_dictionaries({}, optional={"name": json_values, "players": json_values})
-                                | json_values, max_size=3) | json_values,
-              "first_dealer": json_values,
-              "hands": st.lists(hand_bodies, max_size=2) | json_values},
+    optional={
+        "rules": json_values
+        | st.fixed_dictionaries({"preset": json_values}, optional=dict.fromkeys(RULE_KEYS[1:], json_values)),
+        "sides": st.lists(
+            st.fixed_dictionaries({}, optional={"name": json_values, "players": json_values}) | json_values, max_size=3
+        )
+        | json_values,
+        "first_dealer": json_values,
+        "hands": st.lists(hand_bodies, max_size=2) | json_values,
+    },
 )
 
 
@@ -230,8 +300,9 @@ def error_fields(response) -> list[str]:
 
 def restore(app, raw: bytes):
     """Restore a game file on the home page, from a fresh phone (its own session)."""
-    return app.test_client().post("/games/import", data={"document": (io.BytesIO(raw), "game.json")},
-                                  content_type="multipart/form-data")
+    return app.test_client().post(
+        "/games/import", data={"document": (io.BytesIO(raw), "game.json")}, content_type="multipart/form-data"
+    )
 
 
 ROBUST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -247,7 +318,8 @@ def test_a_preset_that_is_not_a_name_is_refused_with_422_naming_rules_preset(cli
     response = client.post("/api/games", json=doc)
     assert response.status_code == 422
     assert response.get_json()["errors"] == [
-        {"field": "rules.preset", "message": "The preset is a name: modern, cla, wca or classic."}]
+        {"field": "rules.preset", "message": "The preset is a name: modern, cla, wca or classic."}
+    ]
 
 
 @pytest.mark.parametrize("preset", [[], {}])
@@ -299,8 +371,9 @@ def test_numbers_of_thousands_of_digits_in_every_side_are_refused_not_added_up(c
     hand = {"sides": [{"red_threes": huge, "cards": {"melded": {"high": huge}}}, {"red_threes": huge}]}
     response = client.post("/api/games", json=game_document(hands=[hand]))
     assert_answer(response, {422})
-    assert {"hands.0.sides.0.red_threes", "hands.0.sides.0.cards.melded.high",
-            "hands.0.sides.1.red_threes"} <= set(error_fields(response))
+    assert {"hands.0.sides.0.red_threes", "hands.0.sides.0.cards.melded.high", "hands.0.sides.1.red_threes"} <= set(
+        error_fields(response)
+    )
 
 
 @pytest.mark.parametrize("version", [True, 1.0, "1", None, [1]])
@@ -310,8 +383,14 @@ def test_only_the_number_1_is_version_1(client, version):
     assert_answer(client.post("/api/games", json=doc), {400})
 
 
-@pytest.mark.parametrize("body", ['{"format": "scorepad-game", "version": 1, "rules": {"preset": "modern", '
-                                  '"target": NaN}}', "Infinity", "[-Infinity]"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"format": "scorepad-game", "version": 1, "rules": {"preset": "modern", "target": NaN}}',
+        "Infinity",
+        "[-Infinity]",
+    ],
+)
 def test_nan_and_infinity_are_not_json(client, body):
     assert_answer(client.post("/api/games", data=body, content_type="application/json"), {400})
 
@@ -385,8 +464,12 @@ def test_any_json_as_a_new_hand_is_added_or_refused_in_words(client, game_with_a
 @given(body=hand_bodies)
 def test_any_json_replacing_a_hand_is_stored_or_refused_in_words(client, game_with_a_hand, body):
     game_id, headers = game_with_a_hand
-    assert_answer(client.put(f"/api/games/{game_id}/hands/0", data=as_json(body), content_type="application/json",
-                             headers=headers), {200, 400, 409, 422})
+    assert_answer(
+        client.put(
+            f"/api/games/{game_id}/hands/0", data=as_json(body), content_type="application/json", headers=headers
+        ),
+        {200, 400, 409, 422},
+    )
 
 
 @ROBUST
@@ -395,8 +478,9 @@ def test_a_hand_with_any_one_value_replaced_is_stored_or_refused_naming_it(clien
     game_id, headers = new_game_with_a_hand(client)  # a new game each time: 1,425 a hand would soon end one
     body = replaced(MODERN_HAND, path, value)
     if replace_hand:
-        response = client.put(f"/api/games/{game_id}/hands/0", data=as_json(body), content_type="application/json",
-                              headers=headers)
+        response = client.put(
+            f"/api/games/{game_id}/hands/0", data=as_json(body), content_type="application/json", headers=headers
+        )
     else:
         response = post_json(client, f"/api/games/{game_id}/hands", body, headers=headers)
     assert_answer(response, {200, 201, 400, 422})

@@ -19,8 +19,12 @@ def _store_as_of_old(app, game_id: str, rules_change: dict, hand_sides: list) ->
 def test_a_game_with_a_special_hand_since_taken_out_of_the_catalogue_still_loads(app, client):
     created = client.post("/api/games", json=game_document()).get_json()
     # An older catalogue had "garbage" worth 3,000; the game stored it and one hand that used it.
-    _store_as_of_old(app, created["id"], {"special_hands": {"pairs": 2500, "garbage": 3000}},
-                     [{"special_hand": "garbage"}, {"natural_canastas": 1, "count": 120}])
+    _store_as_of_old(
+        app,
+        created["id"],
+        {"special_hands": {"pairs": 2500, "garbage": 3000}},
+        [{"special_hand": "garbage"}, {"natural_canastas": 1, "count": 120}],
+    )
 
     document = client.get(f"/api/games/{created['id']}")
     assert document.status_code == 200
@@ -56,8 +60,7 @@ def test_a_new_hand_is_still_checked_in_an_old_game(app, client):
     _store_as_of_old(app, created["id"], {"special_hands": {"garbage": 3000}}, [{"count": 0}, {"count": 0}])
     headers = {"Authorization": f"Bearer {created['edit_token']}"}
 
-    refused = client.post(f"/api/games/{created['id']}/hands", headers=headers,
-                          json={"sides": [{"count": 7}, {}]})
+    refused = client.post(f"/api/games/{created['id']}/hands", headers=headers, json={"sides": [{"count": 7}, {}]})
     assert refused.status_code == 422
     assert refused.get_json()["errors"][0]["field"] == "sides.0.count"
 
@@ -69,19 +72,24 @@ def test_games_stored_before_table_rules_keep_the_values_they_were_played_with(t
     from scorepad import create_app
 
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
-                      "AUTO_CREATE_SCHEMA": False})
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_CREATE_SCHEMA": False})
     with app.app_context():
         upgrade(revision="6f135fe7c877")  # the schema of the first release
-        db.session.execute(db.text(
-            "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
-            "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"),
-            {"rules": '{"preset": "modern", "target": 5000, "wipeout": false, "perfect_cut": true, '
-                      '"special_hands": {"pairs": 2500}}',
-             "sides": '[{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]'})
-        db.session.execute(db.text("INSERT INTO hands (game_id, position, sides, created_at) "
-                                   "VALUES ('old', 0, :sides, '2026-11-01')"),
-                           {"sides": '[{"natural_canastas": 1, "threes_in_hand": 1, "count": 100}, {}]'})
+        db.session.execute(
+            db.text(
+                "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
+                "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"
+            ),
+            {
+                "rules": '{"preset": "modern", "target": 5000, "wipeout": false, "perfect_cut": true, '
+                '"special_hands": {"pairs": 2500}}',
+                "sides": '[{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]',
+            },
+        )
+        db.session.execute(
+            db.text("INSERT INTO hands (game_id, position, sides, created_at) VALUES ('old', 0, :sides, '2026-11-01')"),
+            {"sides": '[{"natural_canastas": 1, "threes_in_hand": 1, "count": 100}, {}]'},
+        )
         db.session.commit()
         upgrade()
         db.engine.dispose()
@@ -104,10 +112,17 @@ def test_a_stored_game_keeps_its_values_when_a_preset_changes(app, client, monke
 
     created = client.post("/api/games", json=game_document()).get_json()
     headers = {"Authorization": f"Bearer {created['edit_token']}"}
-    client.post(f"/api/games/{created['id']}/hands", headers=headers,
-                json={"sides": [{"natural_canastas": 2, "went_out": True, "count": 100}, {}]})
-    changed = replace(rules.PRESETS["modern"], rules=replace(
-        rules.PRESETS["modern"].rules, values=replace(rules.PRESETS["modern"].rules.values, natural_canasta=700)))
+    client.post(
+        f"/api/games/{created['id']}/hands",
+        headers=headers,
+        json={"sides": [{"natural_canastas": 2, "went_out": True, "count": 100}, {}]},
+    )
+    changed = replace(
+        rules.PRESETS["modern"],
+        rules=replace(
+            rules.PRESETS["modern"].rules, values=replace(rules.PRESETS["modern"].rules.values, natural_canasta=700)
+        ),
+    )
     monkeypatch.setitem(rules.PRESETS, "modern", changed)  # a later Scorepad values a natural canasta at 700
     body = client.get(f"/api/games/{created['id']}").get_json()
     # Still 2 × 500 + going out 100 + Count 100 = 1,200, as the game was played.

@@ -14,6 +14,7 @@ Revises: 6f135fe7c877
 Create Date: 2026-11-24 01:05:00
 
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -23,38 +24,75 @@ branch_labels = None
 depends_on = None
 
 _MODERN_VALUES = {
-    "natural_canasta": 500, "mixed_canasta": 300, "sevens_canasta": 2500, "aces_canasta": 2500,
-    "wild_canasta_deuces": 3000, "wild_canasta_jokers": 2500, "wild_canasta_mixed": 2000,
-    "going_out": 100, "going_out_concealed": 0, "perfect_cut": 100,
-    "incomplete_sevens": 2500, "incomplete_aces": 2500, "incomplete_wild": 2000,
-    "dirty_sevens": 1500, "dirty_aces": 1500, "three_in_hand": 100,
-    "red_three_in_hand": 0, "failed_go_out_ask": 0, "failed_pile_take": 0,
+    "natural_canasta": 500,
+    "mixed_canasta": 300,
+    "sevens_canasta": 2500,
+    "aces_canasta": 2500,
+    "wild_canasta_deuces": 3000,
+    "wild_canasta_jokers": 2500,
+    "wild_canasta_mixed": 2000,
+    "going_out": 100,
+    "going_out_concealed": 0,
+    "perfect_cut": 100,
+    "incomplete_sevens": 2500,
+    "incomplete_aces": 2500,
+    "incomplete_wild": 2000,
+    "dirty_sevens": 1500,
+    "dirty_aces": 1500,
+    "three_in_hand": 100,
+    "red_three_in_hand": 0,
+    "failed_go_out_ask": 0,
+    "failed_pile_take": 0,
 }
 _MODERN = {
     "tie": "play_on",
-    "minimum_counts": [{"from": None, "minimum": 125}, {"from": 3000, "minimum": 155},
-                       {"from": 5000, "minimum": 180}],
-    "canastas_to_go_out": 2, "count_without_canasta": "negative",
-    "threes": [0, 100, 300, 500, 1000], "all_eight_threes": None,
+    "minimum_counts": [{"from": None, "minimum": 125}, {"from": 3000, "minimum": 155}, {"from": 5000, "minimum": 180}],
+    "canastas_to_go_out": 2,
+    "count_without_canasta": "negative",
+    "threes": [0, 100, 300, 500, 1000],
+    "all_eight_threes": None,
     "red_threes": {"each": 100, "all_four": 800, "five": 1000, "six": 1200},
     "values": _MODERN_VALUES,
 }
 PLAYED_WITH = {
     "modern": _MODERN,
     "cla": _MODERN,
-    "wca": {**_MODERN, "all_eight_threes": 3000,
-            "values": {**_MODERN_VALUES, "wild_canasta_deuces": 4000, "wild_canasta_jokers": 3000,
-                       "wild_canasta_mixed": 2500, "going_out": 200, "incomplete_wild": 2500}},
+    "wca": {
+        **_MODERN,
+        "all_eight_threes": 3000,
+        "values": {
+            **_MODERN_VALUES,
+            "wild_canasta_deuces": 4000,
+            "wild_canasta_jokers": 3000,
+            "wild_canasta_mixed": 2500,
+            "going_out": 200,
+            "incomplete_wild": 2500,
+        },
+    },
     "classic": {
         "tie": "play_on",
-        "minimum_counts": [{"from": None, "minimum": 15}, {"from": 0, "minimum": 50},
-                           {"from": 1500, "minimum": 90}, {"from": 3000, "minimum": 120}],
-        "canastas_to_go_out": 1, "count_without_canasta": "melded_minus_hand",
-        "threes": [0, 100, 300, 500, 1000], "all_eight_threes": None,
+        "minimum_counts": [
+            {"from": None, "minimum": 15},
+            {"from": 0, "minimum": 50},
+            {"from": 1500, "minimum": 90},
+            {"from": 3000, "minimum": 120},
+        ],
+        "canastas_to_go_out": 1,
+        "count_without_canasta": "melded_minus_hand",
+        "threes": [0, 100, 300, 500, 1000],
+        "all_eight_threes": None,
         "red_threes": {"each": 100, "all_four": 800, "five": 1000, "six": 1200},
-        "values": {**{key: 0 for key in _MODERN_VALUES}, "natural_canasta": 500, "mixed_canasta": 300,
-                   "going_out": 100, "going_out_concealed": 200, "perfect_cut": 100,
-                   "red_three_in_hand": 500, "failed_go_out_ask": 100, "failed_pile_take": 50},
+        "values": {
+            **dict.fromkeys(_MODERN_VALUES, 0),
+            "natural_canasta": 500,
+            "mixed_canasta": 300,
+            "going_out": 100,
+            "going_out_concealed": 200,
+            "perfect_cut": 100,
+            "red_three_in_hand": 500,
+            "failed_go_out_ask": 100,
+            "failed_pile_take": 50,
+        },
     },
 }
 OLD_KEYS = ("preset", "target", "wipeout", "perfect_cut", "special_hands")
@@ -73,5 +111,8 @@ def upgrade():
 def downgrade():
     connection = op.get_bind()
     for game_id, stored in connection.execute(sa.select(games.c.id, games.c.rules)).all():
-        connection.execute(games.update().where(games.c.id == game_id)
-                           .values(rules={key: stored[key] for key in OLD_KEYS if key in stored}))
+        connection.execute(
+            games.update()
+            .where(games.c.id == game_id)
+            .values(rules={key: stored[key] for key in OLD_KEYS if key in stored})
+        )

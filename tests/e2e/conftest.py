@@ -20,8 +20,14 @@ from scorepad import create_app
 from scorepad.models import db
 
 DEBIAN_CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--disable-gpu"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -37,8 +43,14 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     """Every page at a phone's size, with touch, as the scorekeeper holds it."""
-    return {**browser_context_args, "viewport": PHONE, "has_touch": True, "is_mobile": True,
-            "device_scale_factor": 2, "service_workers": "block"}
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "has_touch": True,
+        "is_mobile": True,
+        "device_scale_factor": 2,
+        "service_workers": "block",
+    }
 
 
 @pytest.fixture
@@ -185,8 +197,12 @@ def no_horizontal_scroll(page) -> bool:
 def start_game(page, live_server) -> None:
     """Start a modern game from the new-game page: Ann & Cleo (Us) against Bea & Dot (Them), Ann deals."""
     page.goto(live_server + "/games/new")
-    for label, name in (("Player 1 of side 1", "Ann"), ("Player 2 of side 1", "Cleo"),
-                        ("Player 1 of side 2", "Bea"), ("Player 2 of side 2", "Dot")):
+    for label, name in (
+        ("Player 1 of side 1", "Ann"),
+        ("Player 2 of side 1", "Cleo"),
+        ("Player 1 of side 2", "Bea"),
+        ("Player 2 of side 2", "Dot"),
+    ):
         page.get_by_label(label).fill(name)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Us v Them")

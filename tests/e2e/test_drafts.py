@@ -74,4 +74,6 @@ def test_a_reload_after_the_game_changed_meanwhile_keeps_the_entries(page, conte
         key => key.endsWith(':' + document.querySelector('input[name=version]').value))""")
     page.reload()
     expect(page.locator("h1")).to_have_text("Hand 2")
-    expect(page.locator('fieldset[data-side="0"]').get_by_role("textbox", name=re.compile("^Count"))).to_have_value("-45")
+    expect(page.locator('fieldset[data-side="0"]').get_by_role("textbox", name=re.compile("^Count"))).to_have_value(
+        "-45"
+    )

@@ -51,8 +51,11 @@ class Finger:
             assert focused["bottom"] <= bar["y"] + 0.5, f"{focused['name']} is under the bar"
         if target is not None and target.is_visible():
             box = target.bounding_box()
-            assert box is not None and box["y"] + box["height"] <= bar["y"] + 0.5 or \
-                target.evaluate("el => !!el.closest('.entry-bar')"), "the control tapped is under the bar"
+            assert (
+                box is not None
+                and box["y"] + box["height"] <= bar["y"] + 0.5
+                or target.evaluate("el => !!el.closest('.entry-bar')")
+            ), "the control tapped is under the bar"
 
 
 def panel(page: Page, side: int) -> Locator:
@@ -174,8 +177,11 @@ def enter(page: Page, number: int, us: dict, them: dict) -> None:
     page.get_by_role("link", name=f"Enter hand {number}").tap()
     for side, entries in ((0, us), (1, them)):
         for label, value in entries.items():
-            field = panel(page, side).get_by_role("textbox", name=re.compile("^Count")) if label == "Count" \
+            field = (
+                panel(page, side).get_by_role("textbox", name=re.compile("^Count"))
+                if label == "Count"
                 else panel(page, side).get_by_label(label, exact=True)
+            )
             field.fill(value)
     page.get_by_role("button", name=f"Save hand {number}").tap()
     expect(page.locator(f"#hand-{number}")).to_be_visible()
@@ -204,8 +210,9 @@ def test_a_middle_hand_is_deleted_and_the_later_figures_follow(page: Page, live_
     enter(page, 3, {"Count": "-20"}, {"Mixed canastas": "1", "Count": "70"})
     # Us: −20 (950). Them: mixed 300 + 70 = 370 (940).
     page.locator("#hand-2").get_by_role("link", name="Delete hand 2").tap()
-    expect(page.locator(".deleted-figures li")).to_have_text(["Us 350 (Base 300, Count 50)",
-                                                              "Them 600 (Base 500, Count 100)"])
+    expect(page.locator(".deleted-figures li")).to_have_text(
+        ["Us 350 (Base 300, Count 50)", "Them 600 (Base 500, Count 100)"]
+    )
     expect(page.locator("main")).to_contain_text("Hand 3 becomes hand 2")
     page.get_by_role("button", name="Delete hand 2").tap()
     expect(page.get_by_role("status").filter(has_text="Hand 2 deleted.")).to_be_visible()

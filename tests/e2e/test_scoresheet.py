@@ -199,8 +199,7 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     # --- Hand 1: Count typed as one number, steppers for 3s and canastas, a negative Count with the sign control.
     page.get_by_role("link", name="Enter hand 1").tap()
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
-    expect(page.locator(".hand-info")).to_have_text(
-        "Ann deals, Dot cuts · Minimum Count Us 125, Them 125")
+    expect(page.locator(".hand-info")).to_have_text("Ann deals, Dot cuts · Minimum Count Us 125, Them 125")
     assert_fits_the_phone(page)
     us, them = side_panel(page, 0), side_panel(page, 1)
     tap_more(us, "Red 3s", 2)
@@ -230,8 +229,7 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     # --- Hand 2: Us count through the counting grid; Us cut (Ann), and the cut was perfect.
     page.get_by_role("link", name="Enter hand 2").tap()
     expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
-    expect(page.locator(".hand-info")).to_have_text(
-        "Bea deals, Ann cuts · Minimum Count Us 125, Them 125")
+    expect(page.locator(".hand-info")).to_have_text("Bea deals, Ann cuts · Minimum Count Us 125, Them 125")
     us, them = side_panel(page, 0), side_panel(page, 1)
     # Ann cut, so the perfect-cut switch is with Us, under "More" (it is rare).
     expect(them.get_by_role("switch", name=re.compile("^Perfect cut"))).to_have_count(0)
@@ -245,9 +243,16 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     us.locator(".grid-toggle").tap()
     expect(us.get_by_role("checkbox", name="Count with the grid")).to_be_checked()
     expect(count_field(us)).to_be_hidden()
-    for label, number in (("Jokers melded", "2"), ("2s melded", "3"), ("Aces melded", "5"),
-                          ("8 to K melded", "20"), ("4 to 7 melded", "8"),
-                          ("2s in hand", "1"), ("8 to K in hand", "2"), ("4 to 7 in hand", "1")):
+    for label, number in (
+        ("Jokers melded", "2"),
+        ("2s melded", "3"),
+        ("Aces melded", "5"),
+        ("8 to K melded", "20"),
+        ("4 to 7 melded", "8"),
+        ("2s in hand", "1"),
+        ("8 to K in hand", "2"),
+        ("4 to 7 in hand", "1"),
+    ):
         us.get_by_label(label, exact=True).fill(number)
     assert_fits_the_phone(page)
     tap_more(them, "Red 3s")
@@ -274,8 +279,7 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
 
     # --- Hand 3: first entered wrong (Us went out with one canasta; Them's Count not a multiple of 5).
     page.get_by_role("link", name="Enter hand 3").tap()
-    expect(page.locator(".hand-info")).to_have_text(
-        "Cleo deals, Bea cuts · Minimum Count Us 155, Them 125")
+    expect(page.locator(".hand-info")).to_have_text("Cleo deals, Bea cuts · Minimum Count Us 155, Them 125")
     us, them = side_panel(page, 0), side_panel(page, 1)
     tap_more(us, "Red 3s")
     tap_more(us, "Natural canastas")
@@ -293,10 +297,10 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     # Beside Save, the first problem and how many more are marked above.
     expect(page.locator("#preview")).to_contain_text("Going out needs two closed canastas. (and 1 more, marked above)")
     expect(page.locator("#preview table")).to_have_count(0)
-    assert_error_beside(switch(us, "Went out"), going_out_error,
-                        us.locator(".switch label").filter(has=switch(page, "Went out")))
-    assert_error_beside(count_field(them), count_error,
-                        them.locator(".count-number"))
+    assert_error_beside(
+        switch(us, "Went out"), going_out_error, us.locator(".switch label").filter(has=switch(page, "Went out"))
+    )
+    assert_error_beside(count_field(them), count_error, them.locator(".count-number"))
 
     # Save anyway: the form comes back (422) with the messages, and with everything that was typed.
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/hands")) as saved:
@@ -373,8 +377,9 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     page.locator("#hand-3").get_by_role("link", name="Delete hand 3").tap()
     expect(page.get_by_role("heading", name="Delete hand 3?")).to_be_visible()
     # Hand 3 scored Us 1,150 (Base 1,000, Count 150) and Them 625 (Base 500, Count 125), worked out above.
-    expect(page.locator(".deleted-figures li")).to_have_text(["Us 1,150 (Base 1,000, Count 150)",
-                                                              "Them 625 (Base 500, Count 125)"])
+    expect(page.locator(".deleted-figures li")).to_have_text(
+        ["Us 1,150 (Base 1,000, Count 150)", "Them 625 (Base 500, Count 125)"]
+    )
     expect(page.get_by_role("link", name="Keep it")).to_be_visible()
     assert_fits_the_phone(page)
     page.get_by_role("button", name="Delete hand 3").tap()
@@ -394,8 +399,9 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
 # --- Sharing ---------------------------------------------------------------------------
 
 
-def test_the_scoreboard_link_is_read_only_with_the_same_figures(page: Page, live_server: str, browser: Browser,
-                                                                  browser_context_args: dict):
+def test_the_scoreboard_link_is_read_only_with_the_same_figures(
+    page: Page, live_server: str, browser: Browser, browser_context_args: dict
+):
     """Another player opens the scoreboard link on her own phone: the same figures, nothing to change."""
     start_game(page, live_server)
     enter_the_example_hand(page)
@@ -492,7 +498,10 @@ SMALL_TEXT_JS = """(minimum) => {
     const box = element.getBoundingClientRect();
     if (box.width < 2 || box.height < 2) continue;
     const size = parseFloat(getComputedStyle(element).fontSize);
-    if (size < minimum) found.push(`"${text.slice(0, 30)}" (${element.tagName.toLowerCase()}.${element.className}) ${size} px`);
+    if (size < minimum) {
+      const where = `${element.tagName.toLowerCase()}.${element.className}`;
+      found.push(`"${text.slice(0, 30)}" (${where}) ${size} px`);
+    }
   }
   return found;
 }"""
@@ -574,7 +583,8 @@ def test_body_text_is_at_least_16px(page: Page, live_server: str):
 
 
 def test_the_live_check_marks_the_field_at_fault_in_red(page: Page, live_server: str):
-    """The live check marks the field it faults (aria-invalid, red border) as a refused Save does, and says it beside Save."""
+    """The live check marks the field at fault (aria-invalid, red border) as a refused Save does, and says it
+    beside Save."""
     start_game(page, live_server)
     page.get_by_role("link", name="Enter hand 1").tap()
     them = side_panel(page, 1)
@@ -618,10 +628,12 @@ def test_after_saving_a_hand_the_confirmation_and_next_minimum_counts_are_in_sig
     # Them: hand 1 440 (docs/rules.md's example), then a Count of −50 twice: 440 − 50 − 50 = 340.
     expect(page.locator(".total-figure")).to_have_text([points(1_585), points(340)])
     out_of_sight = []
-    for what, locator in (("the 'Hand 3 saved.' message", page.get_by_role("status").filter(has_text="Hand 3 saved.")),
-                          ("the totals", page.locator(".total-figure").first),
-                          ("the Minimum Counts", page.locator(".min-count").first),
-                          ("who deals next", page.locator(".next-deal"))):
+    for what, locator in (
+        ("the 'Hand 3 saved.' message", page.get_by_role("status").filter(has_text="Hand 3 saved.")),
+        ("the totals", page.locator(".total-figure").first),
+        ("the Minimum Counts", page.locator(".min-count").first),
+        ("who deals next", page.locator(".next-deal")),
+    ):
         box = locator.bounding_box()
         assert box is not None
         if box["y"] < 0 or box["y"] + box["height"] > PHONE["height"]:
