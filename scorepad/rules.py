@@ -133,7 +133,7 @@ VALUE_LABELS = {
 # A game's Rules hold every value (docs/api.md "Table rules"); a preset is a complete set of them.
 # A game keeps its own complete copy, so changing a preset here never changes a stored game.
 
-VALUE_KEYS = (
+CANASTA_VALUE_KEYS = (
     "natural_canasta",
     "mixed_canasta",
     "sevens_canasta",
@@ -141,6 +141,8 @@ VALUE_KEYS = (
     "wild_canasta_deuces",
     "wild_canasta_jokers",
     "wild_canasta_mixed",
+)
+VALUE_KEYS = CANASTA_VALUE_KEYS + (
     "going_out",
     "going_out_concealed",
     "perfect_cut",

@@ -23,16 +23,7 @@ def scoreboard(game_id: str):
 
 # --- The rules page: the game's own stored rules, in words and tables -------------------------------
 
-# What each hand of the special-hand catalogue holds (docs/rules.md section 3), for players at the table.
-CANASTA_KEYS = (
-    "natural_canasta",
-    "mixed_canasta",
-    "sevens_canasta",
-    "aces_canasta",
-    "wild_canasta_deuces",
-    "wild_canasta_jokers",
-    "wild_canasta_mixed",
-)
+CANASTA_KEYS = rules.CANASTA_VALUE_KEYS
 # Each penalty the rules know, and when a side pays it (docs/rules.md sections 3 and 4).
 PENALTY_MEANINGS = {
     "incomplete_sevens": "a sevens meld of fewer than seven cards on the table when the hand ends",

@@ -194,15 +194,20 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
-def start_game(page, live_server) -> None:
-    """Start a modern game from the new-game page: Ann & Cleo (Us) against Bea & Dot (Them), Ann deals."""
-    page.goto(live_server + "/games/new")
+def name_the_players(page) -> None:
+    """On the new-game page: Ann & Cleo (side 1), Bea & Dot (side 2)."""
     for label, name in (
         ("Player 1 of side 1", "Ann"),
         ("Player 2 of side 1", "Cleo"),
         ("Player 1 of side 2", "Bea"),
         ("Player 2 of side 2", "Dot"),
     ):
-        page.get_by_label(label).fill(name)
+        page.get_by_label(label, exact=True).fill(name)
+
+
+def start_game(page, live_server) -> None:
+    """Start a modern game from the new-game page: Ann & Cleo (Us) against Bea & Dot (Them), Ann deals."""
+    page.goto(live_server + "/games/new")
+    name_the_players(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Us v Them")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from conftest import no_horizontal_scroll, start_game
+from conftest import name_the_players, no_horizontal_scroll, start_game
 
 AXE_VERSION = "4.14.1"  # as pinned in package.json
 AXE = Path(__file__).parent / "vendor" / f"axe-core-{AXE_VERSION}.min.js"
@@ -235,13 +235,7 @@ def test_a_finished_game_settled_up_has_no_axe_fault(page: Page, live_server: st
     """A game played to 500: the winner, the settle-up form and what each pays, the scoreboard, home."""
     problems: list[str] = []
     page.goto(live_server + "/games/new")
-    for label, name in (
-        ("Player 1 of side 1", "Ann"),
-        ("Player 2 of side 1", "Cleo"),
-        ("Player 1 of side 2", "Bea"),
-        ("Player 2 of side 2", "Dot"),
-    ):
-        page.get_by_label(label, exact=True).fill(name)
+    name_the_players(page)
     page.locator("#game_rules").get_by_label("Points to win", exact=True).fill("500")
     page.get_by_role("button", name="Start the game").click()
     enter_hand(page, 1)

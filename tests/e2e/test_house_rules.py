@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from conftest import name_the_players
+
 
 def open_group(page: Page, title: str) -> None:
     """Open one group of the table rules by its summary."""
@@ -16,13 +18,7 @@ def open_group(page: Page, title: str) -> None:
 
 def test_house_values_set_on_the_phone_score_the_hand(page: Page, live_server: str):
     page.goto(live_server + "/games/new")
-    for label, name in (
-        ("Player 1 of side 1", "Ann"),
-        ("Player 2 of side 1", "Cleo"),
-        ("Player 1 of side 2", "Bea"),
-        ("Player 2 of side 2", "Dot"),
-    ):
-        page.get_by_label(label, exact=True).fill(name)
+    name_the_players(page)
     natural = page.get_by_label("Natural canasta", exact=True)
     expect(natural).to_be_hidden()  # the groups start closed: the page stays short
     open_group(page, "Canastas")

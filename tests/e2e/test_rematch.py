@@ -10,17 +10,13 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from conftest import name_the_players
+
 
 def start_short_game(page: Page, live_server: str) -> None:
     """A modern game to 1,000 from the new-game page, so one hand can win it."""
     page.goto(live_server + "/games/new")
-    for label, name in (
-        ("Player 1 of side 1", "Ann"),
-        ("Player 2 of side 1", "Cleo"),
-        ("Player 1 of side 2", "Bea"),
-        ("Player 2 of side 2", "Dot"),
-    ):
-        page.get_by_label(label, exact=True).fill(name)
+    name_the_players(page)
     page.get_by_label("Points to win", exact=True).fill("1000")
     page.get_by_role("button", name="Start the game").tap()
     expect(page.locator(".next-deal")).to_contain_text("Hand 1: Ann deals")
