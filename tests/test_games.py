@@ -101,16 +101,19 @@ def test_three_partnerships_are_refused_outside_classic(client):
     assert "Three sides play only in classic canasta." in text(response)
 
 
+# Three partnerships of classic canasta: Us (Ann, Cleo), Them (Bea, Dot), Others (Eve, Fay).
+SIX_CLASSIC = {
+    **NEW_GAME,
+    "preset": "classic",
+    "players": "6",
+    "side2_name": "Others",
+    "player2_0": "Eve",
+    "player2_1": "Fay",
+}
+
+
 def test_a_classic_game_of_six_plays_to_5000(client):
-    data = {
-        **NEW_GAME,
-        "preset": "classic",
-        "players": "6",
-        "side2_name": "Others",
-        "player2_0": "Eve",
-        "player2_1": "Fay",
-        "target": "",
-    }
+    data = {**SIX_CLASSIC, "target": ""}
     response = client.post("/games", data=data)
     assert response.status_code == 303
     page = text(client.get(response.headers["Location"]))
@@ -995,16 +998,7 @@ def test_a_rematch_of_an_unknown_game_is_a_page_in_words(client):
 
 
 def test_a_rematch_of_six_players_keeps_every_seat(client):
-    data = {
-        **NEW_GAME,
-        "preset": "classic",
-        "players": "6",
-        "side2_name": "Others",
-        "player2_0": "Eve",
-        "player2_1": "Fay",
-        "target": "300",
-        "first_dealer": "5",
-    }
+    data = {**SIX_CLASSIC, "target": "300", "first_dealer": "5"}
     game = client.post("/games", data=data).headers["Location"].rsplit("/", 1)[1]
     # Classic, three sides: Us go out on one mixed canasta: 300 + 100 + Count 50 = 450, past 300; the others 0.
     client.post(
