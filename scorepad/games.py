@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, session, url_for
 from htmx_flask import request
 
-from . import document, rules, store
+from . import document, rights, rules, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
 from .security import refuse_cross_site_posts
@@ -17,41 +17,20 @@ from .web import load_or_404, render, scoresheet_context
 bp = Blueprint("games", __name__)
 bp.before_request(refuse_cross_site_posts)
 
-KEPT_GAMES = 40  # edit rights kept in the session cookie, which must stay under a browser's 4 KB
 REMATCH_TAP_SECONDS = 60  # a second Rematch of the same game this soon is the same tap again
 RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for the regulars, short to scroll
 
 
-# --- Edit rights kept on this phone ---------------------------------------------------
-
-
-def _kept_tokens() -> dict:
-    """The edit tokens of the games this browser keeps score of."""
-    return session.get("games", {})
-
-
-def _keep(game_id: str, token: str) -> None:
-    """Remember on this phone the edit rights of a game (the most recent ones, as the cookie is small)."""
-    session.permanent = True
-    kept = {key: value for key, value in _kept_tokens().items() if key != game_id}
-    kept[game_id] = token
-    session["games"] = dict(list(kept.items())[-KEPT_GAMES:])
-
-
-def _can_edit(stored: store.Stored) -> bool:
-    return store.token_matches(stored, _kept_tokens().get(stored.id))
+# --- Edit rights (kept on the server by device: rights.py) ------------------------------
 
 
 def _editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
-    stored = load_or_404(game_id)
-    if not _can_edit(stored):
-        abort(
-            403,
-            "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
-            "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.",
-        )
-    return stored
+    return rights.editable_or_403(
+        load_or_404(game_id),
+        "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
+        "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.",
+    )
 
 
 def _hand_position(stored: store.Stored, number: int) -> int:
@@ -71,7 +50,7 @@ def home():
 
 
 def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tuple[str, int]:
-    games = store.load_games(list(_kept_tokens()))
+    games = store.load_games(rights.kept_game_ids())
     return render_template(
         "games/home.html",
         import_errors=import_errors or [],
@@ -82,8 +61,8 @@ def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tup
 
 def _start(game: document.Game) -> Response:
     """Store a new game, keep its edit rights on this phone, and open its scoresheet."""
-    stored, token = store.create_game(game)
-    _keep(stored.id, token)
+    stored, _token = store.create_game(game)
+    rights.grant(stored.id, rights.CREATED)
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
@@ -91,7 +70,7 @@ def _recent_names() -> tuple[list[str], list[str]]:
     """The player names and the side names of the games kept on this phone, most recent first, each once."""
     players: dict[str, str] = {}
     sides: dict[str, str] = {}
-    for stored in store.load_games(list(_kept_tokens())):  # newest change first
+    for stored in store.load_games(rights.kept_game_ids()):  # newest change first
         for side in stored.game.table.sides:
             # Ann and ann are one player: the spelling of the latest game is offered.
             sides.setdefault(side.name.casefold(), side.name)
@@ -176,7 +155,7 @@ def import_game():
 def rematch(game_id: str):
     """Start the next game at once: the same sides, seats and rules, dealt first by the seat after the last dealer."""
     stored = load_or_404(game_id)
-    if not _can_edit(stored):
+    if not rights.can_edit(stored):
         abort(
             403,
             "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
@@ -224,13 +203,15 @@ def show(game_id: str):
     if key is not None:
         # The scorekeeper's link carries the edit token once; keep it here and show a clean address.
         if store.token_matches(stored, key):
-            _keep(stored.id, key)
+            rights.grant(stored.id, rights.CREATED)  # the edit token an API client was given
+        elif rights.handover_key_matches(stored, key):
+            rights.grant(stored.id, rights.LINK)
         else:
             flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
-    editable = _can_edit(stored)
+    editable = rights.can_edit(stored)
     scorekeeper_link = (
-        url_for("games.show", game_id=game_id, key=_kept_tokens()[game_id], _external=True) if editable else None
+        url_for("games.show", game_id=game_id, key=rights.handover_key(stored), _external=True) if editable else None
     )
     return render(
         "games/show.html",

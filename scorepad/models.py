@@ -24,6 +24,7 @@ class GameRecord(db.Model):
     """A game: its rules, sides and first dealer as entered, and a version for safe concurrent edits."""
 
     __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("room_code", name="uq_games_room_code"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     edit_token_hash: Mapped[str] = mapped_column(String(64))
@@ -33,6 +34,15 @@ class GameRecord(db.Model):
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # A short code to join the scoreboard, read aloud across the table (docs/api.md).
+    room_code: Mapped[str | None] = mapped_column(String(8))
+    # The game this one was restored from, so a restored copy can be told from its original.
+    restored_from: Mapped[str | None] = mapped_column(String(32))
+    # The handover link's key is derived from this (docs/architecture.md); revoking raises it, so old links fail.
+    handover_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Every figure of the game as of `figures_version`: reading a game reuses them until its next change.
+    figures: Mapped[dict | None] = mapped_column(JSON)
+    figures_version: Mapped[int | None] = mapped_column(Integer)
 
     hands: Mapped[list[HandRecord]] = relationship(
         back_populates="game", order_by="HandRecord.position", cascade="all, delete-orphan"
@@ -67,3 +77,30 @@ class IdempotentRequest(db.Model):
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class GameRight(db.Model):
+    """A device that may change a game: the one that started it, or one that opened its handover link."""
+
+    __tablename__ = "game_rights"
+
+    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True)
+    via: Mapped[str] = mapped_column(String(10))  # "created" (started or restored here) or "link" (handover)
+    label: Mapped[str] = mapped_column(String(80), default="")  # what the scorekeeper is shown: browser and phone
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RuleSet(db.Model):
+    """A table's rules saved under a name ("Tuesday club") on a device, to start the next game from."""
+
+    __tablename__ = "rule_sets"
+    __table_args__ = (UniqueConstraint("device_hash", "name", name="uq_rule_sets_device_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    device_hash: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

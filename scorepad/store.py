@@ -79,11 +79,31 @@ def _as_game(record: GameRecord) -> Game:
     return Game(rules=game_rules, table=table, hands=hands)
 
 
+# Room codes are read aloud across a table: no 0/O, 1/I/L, 2/Z, 5/S, 8/B to mistake for each other.
+ROOM_CODE_LETTERS = "ACDEFHJKMNPQRTUVWXY34679"
+ROOM_CODE_LENGTH = 6  # 24**6, about 190 million codes
+
+
+def new_room_code() -> str:
+    """A random room code (its uniqueness is the database's to enforce)."""
+    return "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+
+
 def create_game(game: Game) -> tuple[Stored, str]:
     """Store a checked game; return it and its edit token (only its hash is kept)."""
+    for _attempt in range(5):
+        try:
+            return _insert_game(game, new_room_code())
+        except IntegrityError:  # the room code was taken (about one chance in millions); draw another
+            db.session.rollback()
+    raise EditConflict("no free room code")
+
+
+def _insert_game(game: Game, room_code: str) -> tuple[Stored, str]:
     token = secrets.token_urlsafe(24)
     record = GameRecord(
         id=secrets.token_urlsafe(9),
+        room_code=room_code,
         edit_token_hash=_hash(token),
         rules=document.rules_json(game.rules),
         sides=document.table_json(game.table)["sides"],

@@ -373,9 +373,9 @@ def test_undo_is_refused_once_the_game_changed_since(app, client, game):
     stale = undo_version(client, game)
     other = app.test_client()  # another phone with the scorekeeper's rights saves hand 2
     with client.session_transaction() as session:
-        rights = dict(session["games"])
+        device = session["device"]
     with other.session_transaction() as session:
-        session["games"] = rights
+        session["device"] = device
     other.post(f"/games/{game}/hands", data=SECOND_HAND)
     response = client.post(f"/games/{game}/undo", data={"version": stale})
     assert response.status_code == 303
@@ -628,11 +628,26 @@ def test_the_scorekeeper_can_move_edit_rights_to_another_phone(app, client, game
     assert "scorekeeper-link" not in app.test_client().get(f"/games/{game}").get_data(as_text=True)
 
 
-def test_a_phone_keeps_the_edit_rights_of_its_forty_latest_games(client):
-    games = [client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1] for _ in range(42)]
-    assert "Enter hand 1" in text(client.get(f"/games/{games[-1]}"))
-    assert "Enter hand 1" in text(client.get(f"/games/{games[2]}"))
-    assert "Read-only" in text(client.get(f"/games/{games[1]}"))
+def test_a_phone_keeps_the_edit_rights_of_every_game_it_started(client):
+    games = [client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1] for _ in range(45)]
+    for game in (games[0], games[1], games[-1]):  # the oldest too: rights live on the server, not in the cookie
+        assert "Enter hand 1" in text(client.get(f"/games/{game}"))
+
+
+def test_rights_kept_in_an_older_scorepads_cookie_are_carried_over(app, client):
+    game = client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        from scorepad import store
+        from scorepad.models import GameRecord, db
+
+        token = "an-old-edit-token"
+        db.session.get(GameRecord, game).edit_token_hash = store._hash(token)
+        db.session.commit()
+    old_phone = app.test_client()
+    with old_phone.session_transaction() as session:
+        session["games"] = {game: token}
+    assert "Enter hand 1" in text(old_phone.get(f"/games/{game}"))
+    assert "Read-only" in text(app.test_client().get(f"/games/{game}"))
 
 
 CLASSIC = {**NEW_GAME, "preset": "classic", "rules_from": "classic", "target": "5000", "perfect_cut": ""}
