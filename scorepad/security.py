@@ -1,10 +1,20 @@
-"""Requests that change a game must come from Scorepad's own pages."""
+"""Safe by default (OWASP ASVS level 1): same-origin posts, security headers, Secure cookies behind a proxy, and
+rate limits on what a script could repeat (README, Configuration; docs/api.md, Rate limits)."""
 
 from __future__ import annotations
 
+import math
+import time
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, request
+from flask import Flask, Response, abort, current_app, g, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_limiter import Limiter, RouteLimit
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from . import errors
 
 
 def refuse_cross_site_posts() -> None:
@@ -23,3 +33,184 @@ def refuse_cross_site_posts() -> None:
         )
         abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
     return None
+
+
+# --- Headers on every answer ---------------------------------------------------------------
+
+# Scripts and styles come only from Scorepad's own static files: no inline script, no style="" attribute,
+# no eval (htmx's allowEval is off in base.html), and no page of another site may frame Scorepad's.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+# Pages that carry a key in their content (the handover link's page) or take one: never kept by a browser's
+# cache, a proxy or the service worker. A view elsewhere calls carries_key(); any address with ?key= is one too.
+KEY_ENDPOINTS = frozenset({"games.handover", "games.claim"})
+
+
+def carries_key() -> None:
+    """Mark this request's answer as carrying a key (an edit token or handover key): Cache-Control: no-store."""
+    g.carries_key = True
+
+
+class SecurityHeaders:
+    """WSGI middleware: the headers of SECURITY_HEADERS on every answer, static files (served by WhiteNoise, past
+    Flask) included; an answer that sets one itself keeps its own."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        def with_headers(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            headers = list(headers) + [(k, v) for k, v in SECURITY_HEADERS.items() if k.lower() not in present]
+            return start_response(status, headers, exc_info)
+
+        return self.application(environ, with_headers)
+
+
+def no_store_where_a_key_is(response: Response) -> Response:
+    """An after_request hook: Cache-Control: no-store on an answer that carries a key (KEY_ENDPOINTS,
+    carries_key(), or a ?key= in the address)."""
+    if g.get("carries_key") or request.endpoint in KEY_ENDPOINTS or "key" in request.args:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- Secure cookies behind a TLS proxy -----------------------------------------------------
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed session cookie, marked Secure whenever the request came over https.
+
+    Behind a proxy that ends TLS, the app sees https only through X-Forwarded-Proto, which it trusts only when
+    TRUSTED_PROXIES says how many proxies stand in front of it (ProxyFix, in init_app).
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure when SESSION_COOKIE_SECURE says so, or when this request came over https."""
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
+
+
+def trust_proxies(app: Flask) -> None:
+    """Read the client's address and scheme from the X-Forwarded-For and X-Forwarded-Proto headers set by the
+    TRUSTED_PROXIES proxies in front of the app (0, the default: no proxy is trusted, a client could forge them).
+
+    The host is not taken from X-Forwarded-Host: links keep the Host header the proxy passes on."""
+    hops = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+
+
+# --- Rate limits ---------------------------------------------------------------------------
+
+# Limits a real table never meets and a script soon does, per client address (docs/api.md). Each is
+# a Flask-Limiter limit string; several are separated by ";". Set in the config (FLASK_RATELIMIT_NEW_GAMES=...).
+DEFAULT_LIMITS = {
+    "RATELIMIT_NEW_GAMES": "30 per minute;300 per hour",
+    "RATELIMIT_RESTORES": "10 per minute;100 per hour",
+    "RATELIMIT_JOINS": "30 per minute;300 per hour",
+}
+# The views each limit applies to, by endpoint name; a view elsewhere can be marked with limited(kind) instead.
+ENDPOINTS = {
+    "new-games": ("games.create_game", "games.rematch", "api.create_game", "sync.create_game"),
+    "restores": ("games.import_game", "rulesets.upload"),
+    "joins": ("share.join",),
+}
+
+MESSAGES = {
+    "new-games": "So many new games from your network in so short a time looks like a script, not a card table. "
+    "Wait a minute and try again: nothing you typed is lost.",
+    "restores": "So many games restored from your network in so short a time looks like a script. "
+    "Wait a minute and try again: your file is still on your phone.",
+    "joins": "Too many room codes tried from your network in a short time. Check the code with the scorekeeper, "
+    "wait a minute, then try again.",
+}
+
+
+def _joining() -> bool:
+    """Whether a request to /join tries a code (the empty form costs nothing)."""
+    return bool(request.values.get("code"))
+
+
+def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
+    """Each kind of limit: creating games (the pages and the API share one count), restoring, joining by code."""
+    config = {name: app.config.get(name) or default for name, default in DEFAULT_LIMITS.items()}
+    return {
+        "new-games": limiter.shared_limit(
+            config["RATELIMIT_NEW_GAMES"], scope="new-games", methods=["POST"], error_message=MESSAGES["new-games"]
+        ),
+        "restores": limiter.shared_limit(
+            config["RATELIMIT_RESTORES"], scope="restores", methods=["POST"], error_message=MESSAGES["restores"]
+        ),
+        "joins": limiter.shared_limit(
+            config["RATELIMIT_JOINS"],
+            scope="joins",
+            exempt_when=lambda: not _joining(),
+            error_message=MESSAGES["joins"],
+        ),
+    }
+
+
+def limited(kind: str):
+    """Mark a view for one of the limits ("new-games", "restores", "joins") when ENDPOINTS does not name it:
+    @security.limited("joins") under its route. init_app applies the limit."""
+
+    def mark(view):
+        view.scorepad_limit = kind
+        return view
+
+    return mark
+
+
+limit_joins = limited("joins")
+
+
+def too_many_requests(error: RateLimitExceeded):
+    """A 429 in words (a page, or the API's JSON) with Retry-After: the seconds until the limit's window ends."""
+    response = current_app.make_response(errors.http_error(error))
+    limiter: Limiter = current_app.extensions["scorepad_limiter"]
+    limit = error.limit
+    scope = limit.scope_for(limiter.identify_request() or "", request.method)
+    stats = limiter.limiter.get_window_stats(limit.limit, limit.key_func(), scope)
+    response.headers["Retry-After"] = str(max(1, math.ceil(stats.reset_time - time.time())))
+    current_app.logger.warning("Rate limit reached on %s %s: %s", request.method, request.path, limit.limit)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Headers on every answer, Secure cookies over https, trusted proxies, and the rate limits.
+
+    Called last in create_app: the limits wrap the blueprints' views by endpoint name, and the middleware wraps
+    every other (static files included)."""
+    app.session_interface = SessionInterface()
+    app.after_request(no_store_where_a_key_is)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
+    # One limiter for each app: its counts (memory://) and settings are that app's alone.
+    limiter = Limiter(get_remote_address, app=app, default_limits=[])
+    app.extensions["scorepad_limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, too_many_requests)
+    limits = _limits(app, limiter)
+    kind_of = {endpoint: kind for kind, endpoints in ENDPOINTS.items() for endpoint in endpoints}
+    for endpoint, view in list(app.view_functions.items()):
+        kind = kind_of.get(endpoint) or getattr(view, "scorepad_limit", None)
+        if kind is not None:
+            app.view_functions[endpoint] = limits[kind](view)
+    # Outermost: the headers on every answer, and the proxies' view of the request before anything reads it.
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
+    trust_proxies(app)

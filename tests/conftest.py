@@ -48,7 +48,10 @@ def database_uri(tmp_path):
 @pytest.fixture
 def app(database_uri):
     """The app on a fresh database, its schema made by the migrations as in production."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})
+    # Rate limits are off here: tests/test_security.py makes its own app with them on.
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False}
+    )
     yield app
     with app.app_context():
         db.engine.dispose()

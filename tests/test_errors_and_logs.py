@@ -92,8 +92,11 @@ def test_an_unexpected_error_is_a_json_500_on_the_api_and_a_page_elsewhere(app, 
 
 
 def test_a_body_that_is_not_json_is_a_json_400(client):
-    response = client.post("/api/games", data="preset=modern", content_type="text/plain")
+    response = client.post("/api/games", data="preset=modern", content_type="application/json")
     assert response.status_code == 400 and response.is_json
+    # Sent as text/plain (what a page of another site can post without asking), it is refused before it is read.
+    response = client.post("/api/games", data="preset=modern", content_type="text/plain")
+    assert response.status_code == 415 and response.is_json
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def browser_context_args(browser_context_args):
 @pytest.fixture
 def live_server(database_uri):
     """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test."""
-    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri})
+    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

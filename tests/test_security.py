@@ -1,0 +1,398 @@
+"""Safe by default (OWASP ASVS level 1, issue 9): security headers on every answer, no inline script or style,
+JSON only into the API, names cleaned and kept short, at most 200 hands, rate limits with Retry-After, Secure
+cookies over https behind a trusted proxy, If-Match, the append retry and Idempotency-Keys that expire."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorepad import create_app, store
+from scorepad.models import GameRecord, IdempotentRequest, db
+from tests.conftest import game_document
+
+from .test_games import NEW_GAME, hand_form, text
+
+CSP_DIRECTIVES = {
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+}
+# Side 0 goes out with a natural and a mixed canasta: 500 + 300 + 100 for going out = 900, Count 0; side 1
+# has nothing. OUT_1 is the same for side 1. At 100,000 to win, 200 such hands alternating leave 90,000 each.
+OUT_0 = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}, {}]}
+OUT_1 = {"sides": [{}, {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}]}
+LONG_GAME = game_document(target=100_000, hands=[OUT_0 if n % 2 == 0 else OUT_1 for n in range(200)])
+
+
+@pytest.fixture
+def make_app(database_uri):
+    """An app on the test's database with this configuration (rate limits on unless it says otherwise)."""
+    apps = []
+
+    def make(**config):
+        app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, **config})
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def limited(make_app):
+    """A client of an app with its rate limits on, as in production."""
+    return make_app().test_client()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def start_page_game(client) -> str:
+    response = client.post("/games", data=NEW_GAME)
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+# --- Headers on every answer -------------------------------------------------------------------
+
+
+def assert_security_headers(response) -> None:
+    headers = response.headers
+    assert set(headers["Content-Security-Policy"].split("; ")) == CSP_DIRECTIVES
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_every_kind_of_answer_carries_the_security_headers(app, client, api_game):
+    game_id, _, _ = api_game
+    with app.test_request_context():
+        from flask import url_for
+
+        static = url_for("static", filename="css/scorepad.css")
+        script = url_for("static", filename="js/htmx-2.0.11.min.js")
+        manifest = url_for("pwa.manifest")
+    answers = {
+        "page": client.get("/"),
+        "fragment": client.get(
+            f"/games/{game_id}/scoreboard", headers={"HX-Request": "true", "HX-Target": "scoresheet"}
+        ),
+        "json": client.get(f"/api/games/{game_id}"),
+        "json error": client.get("/api/games/nothing-here"),
+        "page error": client.get("/games/nothing-here"),
+        "static": client.get(static),
+        "script": client.get(script),
+        "service worker": client.get("/sw.js"),
+        "manifest": client.get(manifest),
+    }
+    for kind, response in answers.items():
+        response.close()  # static files are streamed from disk
+        assert response.status_code in (200, 404), (kind, response.status_code)
+        assert_security_headers(response)
+    assert "<html" not in answers["fragment"].get_data(as_text=True)
+
+
+def test_a_page_that_carries_a_key_is_never_stored_by_a_cache(client):
+    game_id = start_page_game(client)
+    handover = client.get(f"/games/{game_id}/handover")  # the handover link, to copy or share
+    assert handover.status_code == 200 and handover.headers["Cache-Control"] == "no-store"
+    landing = client.get(f"/games/{game_id}?key=anything")  # a key in an address: an old link
+    assert landing.headers["Cache-Control"] == "no-store"
+    # The scoresheet carries no key: it may be kept, and checked again before each use.
+    assert "no-store" not in client.get(f"/games/{game_id}").headers.get("Cache-Control", "")
+
+
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
+INLINE_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|style|hx-on[:\w-]*)\s*=", re.I)
+
+
+def test_no_page_has_inline_script_style_or_event_handler(client):
+    """The Content-Security-Policy would block them: a script or style="" must come from static/."""
+    game_id = start_page_game(client)
+    client.post(f"/games/{game_id}/hands", data=hand_form({"natural_canastas": 2, "went_out": "y"}, {}))
+    pages = [
+        "/",
+        "/games/new",
+        f"/games/{game_id}",
+        f"/games/{game_id}/hands/new",
+        f"/games/{game_id}/hands/1/edit",
+        f"/games/{game_id}/hands/1/delete",
+        f"/games/{game_id}/handover",
+        f"/games/{game_id}/delete",
+        f"/games/{game_id}/scoreboard",
+        f"/games/{game_id}/rules",
+        "/history",
+        "/history/statistics",
+        "/rules",
+        "/join",
+        "/offline",
+        "/games/nothing-here",
+    ]
+    for path in pages:
+        page = client.get(path).get_data(as_text=True)
+        assert "<html" in page, path
+        assert not INLINE_SCRIPT.findall(page), (path, INLINE_SCRIPT.findall(page))
+        assert not INLINE_HANDLER.findall(page), (path, INLINE_HANDLER.findall(page))
+        assert "<style" not in page, path
+        assert '"includeIndicatorStyles":false' in page  # htmx must not inject its own <style>
+
+
+# --- The API takes JSON only ----------------------------------------------------------------------
+
+
+def test_the_api_refuses_a_body_that_is_not_declared_json(client, api_game):
+    game_id, _, headers = api_game
+    body = json.dumps(game_document())
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+        response = client.post("/api/games", data=body, content_type=content_type)
+        assert response.status_code == 415 and response.is_json, content_type
+        assert "Content-Type: application/json" in response.get_json()["errors"][0]["message"]
+    hand = json.dumps(OUT_0)
+    assert client.post(f"/api/games/{game_id}/hands", data=hand, headers=headers).status_code == 415
+    assert client.put(f"/api/games/{game_id}/hands/0", data=hand, headers=headers).status_code == 415
+    assert client.get(f"/api/games/{game_id}").get_json()["hands"] == []  # nothing was stored
+    assert client.post("/api/games", data=body, content_type="application/json").status_code == 201
+
+
+# --- Names -----------------------------------------------------------------------------------------
+
+
+def test_a_name_over_40_characters_is_refused_naming_its_field(client):
+    sides = [{"name": "Us", "players": ["Ann", "C" * 41]}, {"name": "T" * 41, "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "field": "sides.0.players.1",
+            "message": "The name of player 2 of side 1 is 41 characters long: a name has at most 40.",
+        },
+        {"field": "sides.1.name", "message": "Side 2's name is 41 characters long: a name has at most 40."},
+    ]
+
+
+def test_a_name_of_40_characters_is_kept_without_its_control_and_bidi_characters(client):
+    forty = "Annabel-" + "x" * 32
+    # A right-to-left override, a NUL, a right-to-left mark, an isolate and its end, a line break and spaces.
+    raw = "  \u202e" + forty[:10] + "\x00\u200f" + forty[10:30] + "\u2067\u2069" + forty[30:] + "\n "
+    sides = [{"name": "Us\tAll", "players": [raw, "Cleo"]}, {"name": "\u202dThem\u202c", "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 201, response.get_json()
+    kept = client.get(f"/api/games/{response.get_json()['id']}").get_json()["sides"]
+    assert kept == [{"name": "Us All", "players": [forty, "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+
+
+def test_the_new_game_page_says_which_name_is_too_long(client):
+    response = client.post("/games", data={**NEW_GAME, "player1_0": "B" * 41})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    message = "The name of player 1 of side 2 is 41 characters long: a name has at most 40."
+    assert message in text(response)
+    # beside its field, typed as it was: nothing entered is lost
+    field = page.index('id="player1_0"')
+    assert 'value="' + "B" * 41 + '"' in page[field - 400 : field + 400]
+
+
+# --- At most 200 hands -----------------------------------------------------------------------------
+
+
+def test_the_201st_hand_is_refused_through_the_api(client):
+    created = client.post("/api/games", json=LONG_GAME)
+    assert created.status_code == 201
+    body = created.get_json()
+    assert body["totals"] == [90_000, 90_000] and body["status"] == "in_progress"
+    response = client.post(f"/api/games/{body['id']}/hands", json=OUT_0, headers=bearer(body["edit_token"]))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "field": "sides",
+            "message": "Hand 201: a game holds at most 200 hands, and this one has them all. "
+            "Start a new game to play on.",
+        }
+    ]
+    assert len(client.get(f"/api/games/{body['id']}").get_json()["hands"]) == 200
+
+
+def test_a_restored_game_of_201_hands_is_refused(client):
+    too_long = {**LONG_GAME, "hands": LONG_GAME["hands"] + [OUT_0]}
+    response = client.post("/api/games", json=too_long)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["field"] == "hands"
+    assert "at most 200 hands, and this one has 201" in response.get_json()["errors"][0]["message"]
+    page = client.post(
+        "/games/import",
+        data={"document": (io.BytesIO(json.dumps(too_long).encode()), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert page.status_code == 422 and "at most 200 hands, and this one has 201" in text(page)
+
+
+def test_the_hand_form_says_the_game_is_full(client):
+    restored = client.post(
+        "/games/import",
+        data={"document": (io.BytesIO(json.dumps(LONG_GAME).encode()), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert restored.status_code == 303
+    game_id = restored.headers["Location"].rsplit("/", 1)[1]
+    typed = hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 55}, {})
+    response = client.post(f"/games/{game_id}/hands", data=typed)
+    assert response.status_code == 422
+    assert "Hand 201: a game holds at most 200 hands" in text(response)
+    assert 'value="55"' in response.get_data(as_text=True)  # what was typed is still there
+
+
+# --- Rate limits -----------------------------------------------------------------------------------
+
+
+def test_the_31st_new_game_in_a_minute_from_one_address_is_refused_with_retry_after(limited):
+    for n in range(15):
+        assert limited.post("/api/games", json=game_document()).status_code == 201, n
+        start_page_game(limited)  # pages and the API share one count
+    response = limited.post("/api/games", json=game_document())
+    assert response.status_code == 429 and response.is_json
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert "Wait a minute" in response.get_json()["errors"][0]["message"]
+    page = limited.post("/games", data=NEW_GAME)
+    assert page.status_code == 429 and page.mimetype == "text/html"
+    assert "Wait a minute and try again: nothing you typed is lost." in text(page)
+    assert 1 <= int(page.headers["Retry-After"]) <= 60
+    # Another address is not held back; the new-game form itself is never limited.
+    other = limited.post("/api/games", json=game_document(), environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201
+    assert limited.get("/games/new").status_code == 200
+
+
+def test_restoring_and_joining_by_code_are_limited(limited):
+    upload = json.dumps(game_document()).encode()
+    for _ in range(10):
+        restored = limited.post(
+            "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
+        )
+        assert restored.status_code == 303
+    refused = limited.post(
+        "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
+    )
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+    for _ in range(30):
+        assert limited.get("/join?code=ACDEFH").status_code == 404  # no such game, in words
+        assert limited.get("/join").status_code == 200  # the empty form costs nothing
+    refused = limited.get("/join?code=ACDEFH")
+    assert refused.status_code == 429 and "Check the code with the scorekeeper" in text(refused)
+
+
+def test_the_limits_are_off_with_flask_ratelimit_enabled_false(make_app, monkeypatch):
+    monkeypatch.setenv("FLASK_RATELIMIT_ENABLED", "false")
+    client = make_app().test_client()  # the environment's setting, as in production
+    for _ in range(35):
+        assert client.post("/api/games", json=game_document()).status_code == 201
+
+
+# --- Secure cookies over https ---------------------------------------------------------------------
+
+
+def session_cookie(response) -> str:
+    return next(h for h in response.headers.getlist("Set-Cookie") if h.startswith("session="))
+
+
+def test_the_session_cookie_is_secure_when_the_trusted_proxy_says_https(make_app):
+    client = make_app(TRUSTED_PROXIES=1, RATELIMIT_ENABLED=False).test_client()
+    https = client.post("/games", data=NEW_GAME, headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"})
+    assert https.status_code == 303
+    assert "; Secure" in session_cookie(https)
+    plain = make_app(TRUSTED_PROXIES=1, RATELIMIT_ENABLED=False).test_client().post("/games", data=NEW_GAME)
+    assert "; Secure" not in session_cookie(plain)
+
+
+def test_without_a_trusted_proxy_a_forwarded_https_is_not_believed(make_app):
+    client = make_app(RATELIMIT_ENABLED=False).test_client()
+    response = client.post("/games", data=NEW_GAME, headers={"X-Forwarded-Proto": "https"})
+    assert "; Secure" not in session_cookie(response)
+    always = make_app(RATELIMIT_ENABLED=False, SESSION_COOKIE_SECURE=True).test_client()
+    assert "; Secure" in session_cookie(always.post("/games", data=NEW_GAME))
+
+
+# --- If-Match, the append retry, Idempotency-Keys that expire ------------------------------------
+
+
+def test_a_change_for_an_older_revision_is_refused_with_412(client, api_game):
+    game_id, _, headers = api_game
+    first = client.post(f"/api/games/{game_id}/hands", json=OUT_0, headers=headers)
+    read = client.get(f"/api/games/{game_id}")
+    revision = read.headers["ETag"]
+    assert first.headers["ETag"] == revision == f'"{read.get_json()["revision"]}"'
+    client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=headers)  # the game moves on
+    stale = {**headers, "If-Match": revision}
+    replaced = client.put(f"/api/games/{game_id}/hands/0", json=OUT_1, headers=stale)
+    assert (
+        replaced.status_code == 412 and "has changed since you read it" in replaced.get_json()["errors"][0]["message"]
+    )
+    assert client.delete(f"/api/games/{game_id}/hands/0", headers=stale).status_code == 412
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 2  # nothing changed
+    current = client.get(f"/api/games/{game_id}").headers["ETag"]
+    deleted = client.delete(f"/api/games/{game_id}/hands/1", headers={**headers, "If-Match": current})
+    assert deleted.status_code == 200 and deleted.headers["ETag"] != current
+    assert deleted.headers["ETag"] == f'"{deleted.get_json()["revision"]}"'
+    assert client.put(f"/api/games/{game_id}/hands/0", json=OUT_1, headers=headers).status_code == 200  # no If-Match
+
+
+def test_two_hands_added_at_the_same_moment_are_both_stored(app, client, api_game, monkeypatch):
+    game_id, _, headers = api_game
+    check_new_hand = store.check_new_hand
+    raced = []
+
+    def other_phone_saves_first(stored, data):
+        """While this hand is checked, another client's hand is stored (a request of its own)."""
+        hand = check_new_hand(stored, data)
+        if not raced:
+            raced.append(True)
+            with app.test_client() as other:
+                assert other.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=headers).status_code == 201
+        return hand
+
+    monkeypatch.setattr(store, "check_new_hand", other_phone_saves_first)
+    response = client.post(f"/api/games/{game_id}/hands", json=OUT_0, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    hands = response.get_json()["hands"]
+    # The other phone's hand is hand 1; this one, checked again as hand 2, follows it.
+    assert [[side.get("went_out", False) for side in hand["sides"]] for hand in hands] == [[False, True], [True, False]]
+    assert response.get_json()["totals"] == [900, 900]
+
+
+def test_an_idempotency_key_older_than_a_day_is_forgotten(app, client, api_game):
+    game_id, _, headers = api_game
+    keyed = {**headers, "Idempotency-Key": "hand-1"}
+    assert client.post(f"/api/games/{game_id}/hands", json=OUT_0, headers=keyed).status_code == 201
+    with app.app_context():
+        remembered = db.session.get(IdempotentRequest, (game_id, "hand-1"))
+        remembered.created_at = datetime.now(UTC) - timedelta(hours=23)
+        db.session.commit()
+    replay = client.post(f"/api/games/{game_id}/hands", json=OUT_0, headers=keyed)
+    assert replay.status_code == 201 and len(replay.get_json()["hands"]) == 1  # within a day: the same answer
+    with app.app_context():
+        remembered = db.session.get(IdempotentRequest, (game_id, "hand-1"))
+        remembered.created_at = datetime.now(UTC) - timedelta(hours=25)
+        db.session.add(IdempotentRequest(game_id=game_id, key="old", status=201, body={}))
+        db.session.commit()
+        db.session.get(IdempotentRequest, (game_id, "old")).created_at = datetime.now(UTC) - timedelta(days=3)
+        db.session.commit()
+    again = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=keyed)
+    assert again.status_code == 201 and len(again.get_json()["hands"]) == 2  # a new request, stored
+    with app.app_context():
+        keys = db.session.scalars(db.select(IdempotentRequest.key).where(IdempotentRequest.game_id == game_id)).all()
+        assert keys == ["hand-1"]  # the old keys were cleaned up when this one was written
+        assert db.session.get(GameRecord, game_id).version >= 3
+    third = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=keyed)
+    assert len(third.get_json()["hands"]) == 2  # and it is remembered afresh
