@@ -1,0 +1,101 @@
+"""The browser's copy of the rules (static/js/rules.js) gives the Python rules' figures and problems.
+
+Every vector of tests/vectors/rules.json (scripts/rule_vectors.py, from the Python side) is run in Chromium;
+a mismatch is reported by the vector's name. A game made through the live API is scored in the page too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from scorepad import rules
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+RULES_JS = ROOT / "static" / "js" / "rules.js"
+VECTORS = json.loads((ROOT / "tests" / "vectors" / "rules.json").read_text(encoding="utf-8"))
+
+RUN_EVERY_VECTOR = """(vectors) => {
+  const doc = (v) => ({rules: vectors.rule_sets[v.rules], sides: v.sides, first_dealer: v.first_dealer,
+                       hands: v.hands});
+  return {
+    games: vectors.games.map((v) => ScorepadRules.scoreGame(doc(v))),
+    checks: vectors.checks.map((v) => ScorepadRules.checkHand(doc(v), v.hand, v.position)),
+  };
+}"""
+
+
+def with_rules_js(page: Page) -> Page:
+    """A blank page with rules.js loaded, as a plain script."""
+    page.set_content("<!doctype html><title>rules.js</title>")
+    page.add_script_tag(path=str(RULES_JS))
+    return page
+
+
+def mismatches(kind: str, got: list, vectors: list) -> list[str]:
+    """Each vector whose answer differs, named, with both answers (the first few)."""
+    assert len(got) == len(vectors)
+    found = [
+        f"{kind} {vector['name']!r}:\n  rules.js: {json.dumps(answer)}\n  Python:   {json.dumps(vector['expected'])}"
+        for answer, vector in zip(got, vectors, strict=True)
+        if answer != vector["expected"]
+    ]
+    return found[:5] + ([f"... and {len(found) - 5} more"] if len(found) > 5 else [])
+
+
+def test_every_vector_gets_the_python_figures_and_problems(page: Page):
+    answers = with_rules_js(page).evaluate(RUN_EVERY_VECTOR, VECTORS)
+    wrong = mismatches("game", answers["games"], VECTORS["games"])
+    wrong += mismatches("hand", answers["checks"], VECTORS["checks"])
+    assert not wrong, "rules.js differs from the Python rules:\n" + "\n".join(wrong)
+
+
+def test_the_labels_and_cards_of_rules_js_are_the_python_rules_own(page: Page):
+    tables = with_rules_js(page).evaluate("ScorepadRules.tables")
+    assert list(tables["fields"]) == list(rules.SIDE_FIELDS)  # the order problems come in
+    assert tables["fields"] == rules.FIELD_LABELS
+    two_decks = rules.Pack(decks=2)
+    assert {kind: (points, label, 2 * per_deck) for kind, points, label, per_deck in tables["cards"]} == {
+        kind: (rules.CARD_POINTS[kind], rules.CARD_LABELS[kind], two_decks.grid_limit(kind))
+        for kind in rules.CARD_KINDS
+    }
+    assert tables["wild"] == rules.WILD_CANASTA_NAMES
+    assert tables["presets"] == {key: preset.name for key, preset in rules.PRESETS.items()}
+    assert tables["specialHands"] == rules.SPECIAL_HAND_NAMES
+
+
+def test_a_game_read_from_the_live_api_scores_and_refuses_as_the_server_does(page: Page, live_server: str):
+    game = {
+        "format": "scorepad-game",
+        "version": 1,
+        "rules": {"preset": "modern", "target": 2000, "values": {"going_out": 150}},
+        "sides": [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}],
+        "hands": [
+            {"sides": [{"red_threes": 1, "natural_canastas": 2, "went_out": True, "count": 120}, {"count": -35}]},
+            {"sides": [{"black_threes": 2, "count": -50}, {"natural_canastas": 1, "mixed_canastas": 1, "count": 95}]},
+        ],
+    }
+    created = page.request.post(live_server + "/api/games", data=game)
+    assert created.status == 201, created.text()
+    game_id, token = created.json()["id"], created.json()["edit_token"]
+    document = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    refused_hand = {"sides": [{"went_out": True, "count": 7}, {"went_out": True, "natural_canastas": 2}]}
+    refused = page.request.post(
+        f"{live_server}/api/games/{game_id}/hands", data=refused_hand, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert refused.status == 422
+
+    page.goto(live_server + "/")
+    page.add_script_tag(url=live_server + "/static/js/rules.js")  # as the app serves it (its CSP allows no inline)
+    score, problems = page.evaluate(
+        "([doc, hand]) => [ScorepadRules.scoreGame(doc), ScorepadRules.checkHand(doc, hand, doc.hands.length)]",
+        [document, refused_hand],
+    )
+    assert score["hands"] == [
+        {"dealer": hand["dealer"], "sides": [side["result"] for side in hand["sides"]]} for hand in document["hands"]
+    ]
+    for key in ("totals", "min_count", "next_dealer", "status", "winner", "winners"):
+        assert score[key] == document[key], key
+    assert [{"field": p["field"], "message": p["message"]} for p in problems] == refused.json()["errors"]
