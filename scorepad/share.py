@@ -1,24 +1,176 @@
-"""The read-only side of a game: the scoreboard for the other players, its rules in words, and export."""
+"""The read-only side of a game: joining by room code, the live scoreboard for the other players, its rules
+in words, and export."""
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+import re
+from datetime import UTC
 
-from flask import Blueprint, Response
+import segno
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
+from htmx_flask import request
+from jinja2_fragments.flask import render_block
+from markupsafe import Markup
 
-from . import rules
+from . import delivery, rules, store
 from .web import load_or_404, points, render, scoresheet_context
 
 bp = Blueprint("share", __name__)
 
+NO_GAME = "There is no game at this address. Check the link, or start a new game."
+# How often an open scoreboard asks whether the game changed (docs/architecture.md): a save shows within
+# this and one answer's time, well inside 3 seconds.
+POLL_SECONDS = 2
+
+
+# --- Joining by room code ----------------------------------------------------------------------------
+
+# Read aloud or typed from across the table: case does not matter, nor do spaces and dashes between groups.
+ROOM_CODE_SPACING = re.compile(r"[\s\-\u2010-\u2015\u2212_.]+")
+LONGEST_ROOM_CODE_TYPED = 40  # generous for spaces and dashes; anything longer is not a room code
+
+
+def format_room_code(code: str | None) -> str:
+    """A room code as the scoresheet shows it and players read it aloud: two groups of three, "KXT 4MP"."""
+    if not code:
+        return ""
+    half = len(code) // 2
+    return f"{code[:half]} {code[half:]}"
+
+
+def read_room_code(typed: str) -> tuple[str | None, str | None]:
+    """The room code a player typed, as stored (upper case, no spaces), or None and what is wrong with it.
+
+    Nothing is guessed: a character that is not in a room code (O, 0, 1, I, S, ...) is refused, never taken
+    for a look-alike, so a mistyped code can never lead to someone else's game."""
+    if len(typed) > LONGEST_ROOM_CODE_TYPED:
+        return None, "That's not a room code: a room code has 6 letters and digits."
+    code = ROOM_CODE_SPACING.sub("", typed).upper()
+    if not code:
+        return None, "Type the room code shown on the scorekeeper's phone: 6 letters and digits."
+    strangers = sorted({c for c in code if c not in store.ROOM_CODE_LETTERS})
+    if strangers:
+        quoted = [f"\u201c{c}\u201d" for c in strangers if c.isprintable()]
+        if len(quoted) < len(strangers):
+            quoted.append("an invisible character")
+        listed = " or ".join([", ".join(quoted[:-1]), quoted[-1]]) if len(quoted) > 1 else quoted[0]
+        return None, (
+            f"That's not a room code: a room code never has {listed}. It uses only "
+            f"{' '.join(store.ROOM_CODE_LETTERS)}. Check it on the scorekeeper's phone."
+        )
+    if len(code) != store.ROOM_CODE_LENGTH:
+        return None, (
+            f"That's not a room code: a room code has {store.ROOM_CODE_LENGTH} letters and digits, "
+            f"and this has {len(code)}."
+        )
+    return code, None
+
+
+@bp.get("/join")
+def join():
+    """Join a game's scoreboard by its room code: the form, or with ?code= straight to the scoreboard."""
+    typed = request.args.get("code")
+    if typed is None:
+        return render("share/join.html", typed="", problem=None)
+    code, problem = read_room_code(typed)
+    if code is None:
+        return render("share/join.html", status=422, typed=typed, problem=problem)
+    game_id = store.game_id_of_room_code(code)
+    if game_id is None:
+        problem = (
+            f"No game has the room code {format_room_code(code)}. Check it on the scorekeeper's phone: "
+            "the game may also have been deleted."
+        )
+        return render("share/join.html", status=404, typed=typed, problem=problem)
+    return redirect(url_for("share.scoreboard", game_id=game_id), 303)
+
+
+@functools.lru_cache(maxsize=512)
+def qr_svg(link: str) -> str:
+    """A QR code of a link as inline SVG (black on white, whatever the theme: scanners read that best).
+
+    Kept per link: making one takes about 6 ms (segno tries each mask), far more than the rest of the page."""
+    svg = segno.make(link, error="m").svg_inline(
+        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
+    )
+    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the scoreboard link" ', 1)
+
+
+@bp.app_template_global()
+def scoreboard_qr(game_id: str) -> Markup:
+    """The QR code of the game's scoreboard link (absolute), made on the server: no script, no third party."""
+    return Markup(qr_svg(url_for("share.scoreboard", game_id=game_id, _external=True)))
+
+
+bp.add_app_template_filter(format_room_code, "room_code")
+
+
+# --- The scoreboard: read-only, the latest hand first, kept up to date by a cheap poll ----------------
+
+
+def _scoreboard_context(stored: store.Stored) -> dict:
+    """What the scoreboard shows: the scoresheet's figures, the latest hand first, nothing to change."""
+    context = scoresheet_context(stored)
+    context["rows"] = context["rows"][::-1]
+    version = stored.record.version
+    return {
+        **context,
+        "editable": False,
+        "newest_first": True,
+        "poll_seconds": POLL_SECONDS,
+        "poll_headers": {"If-None-Match": f'W/"{version}"'},
+    }
+
+
+def _page_tag(game_id: str, version: int) -> str:
+    """The scoreboard page's ETag: the game's revision and the app's build (a new deploy is never answered
+    with an old page)."""
+    return f"{game_id}-{version}-scoreboard-{current_app.config['BUILD_ID']}"
+
+
+def _not_modified(tag: str) -> Response:
+    response = delivery.not_modified(tag)
+    response.cache_control.no_cache = True
+    return response
+
+
+def _tagged(response: Response, tag: str) -> Response:
+    return delivery.tagged(response, tag, vary=())
+
 
 @bp.get("/games/<game_id>/scoreboard")
 def scoreboard(game_id: str):
-    """The read-only scoreboard for the other players; it refreshes itself while the game is on."""
+    """The read-only scoreboard for the other players; it keeps itself up to date while the game is on."""
+    if request.htmx:  # an older scoreboard page still open, asking for its fragment: answered as before
+        stored = load_or_404(game_id)
+        return render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
+    if request.if_none_match:
+        version = store.game_revision(game_id)
+        if version is None:
+            abort(404, NO_GAME)
+        if request.if_none_match.contains_weak(_page_tag(game_id, version)):
+            return _not_modified(_page_tag(game_id, version))
     stored = load_or_404(game_id)
-    return render("share/scoreboard.html", "scoresheet", editable=False, **scoresheet_context(stored))
+    response = render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
+    return _tagged(response, _page_tag(game_id, stored.record.version))
+
+
+@bp.get("/games/<game_id>/scoreboard/live")
+def scoreboard_live(game_id: str):
+    """What an open scoreboard asks every POLL_SECONDS: 304 while the game's revision is the one it shows
+    (one small query: no hand loaded, nothing scored), else the scoreboard's figures to swap in."""
+    version = store.game_revision(game_id)
+    if version is None:
+        abort(404, NO_GAME)
+    if request.if_none_match.contains_weak(str(version)):
+        return _not_modified(str(version))
+    stored = load_or_404(game_id)
+    body = render_block("share/scoreboard.html", "scoresheet", fragment=True, **_scoreboard_context(stored))
+    return _tagged(make_response(body), str(stored.record.version))
 
 
 # --- The rules page: the game's own stored rules, in words and tables -------------------------------
@@ -118,29 +270,92 @@ def export_json(game_id: str):
     )
 
 
+# --- The spreadsheet -----------------------------------------------------------------------------------
+
+# Every entry a side may give for a hand (docs/api.md), in the order of the hand form; the counting grid
+# follows, a column per row of the grid, melded then in hand.
+CSV_ENTRY_FIELDS = tuple(name for name in rules.SIDE_FIELDS if name != "cards")
+CSV_ENTRY_HEADINGS = {"count": "Count as reported"}
+CSV_FIGURES = (("base", "Base"), ("count", "Count"), ("total", "Hand total"), ("cumulative", "Running total"))
+# A cell a spreadsheet would run as a formula (OWASP's CSV injection list): shown as text instead.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value: object) -> object:
+    """A cell as a spreadsheet shows it: text that would start a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def entry_cell(name: str, value: object) -> object:
+    """One entry as a cell: numbers as numbers, yes or blank for a switch, a special hand by its name."""
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "yes"
+    if name == "special_hand":
+        return rules.special_hand_name(str(value))
+    if name == "wild_canasta":
+        return rules.WILD_CANASTA_NAMES.get(str(value), value)
+    return value
+
+
+def csv_rows(stored: store.Stored) -> list[list[object]]:
+    """The game as rows of a spreadsheet: what the game is, then a row per side per hand with every entry
+    and every figure, then the result."""
+    game, score, record = stored.game, stored.score, stored.record
+    table = game.table
+    sides = [side.name for side in table.sides]
+    created = store.utc(record.created_at)
+    if score.finished and score.winners:
+        result = " and ".join(sides[i] for i in score.winners) + (" (shared)" if len(score.winners) > 1 else "")
+    else:
+        result = "in progress"
+    rows: list[list[object]] = [
+        ["Game", " v ".join(sides)],
+        ["Sides"] + [f"{side.name}: {' & '.join(side.players)}" for side in table.sides],
+        ["Started (UTC)", created.astimezone(UTC).strftime("%Y-%m-%d %H:%M")],
+        ["Rules", game.rules.preset_name],
+        ["Playing to", game.rules.target],
+        ["Room code", record.room_code or ""],
+        ["Winner", result],
+        [],
+    ]
+    kinds = rules.CARD_KINDS
+    header = ["Hand", "Dealer", "Side", "Players"]
+    header += [CSV_ENTRY_HEADINGS.get(name, rules.FIELD_LABELS[name]) for name in CSV_ENTRY_FIELDS]
+    header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
+    header += [label for _, label in CSV_FIGURES]
+    rows.append(header)
+    for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
+        dealer = table.player_of_seat(hand_score.dealer)
+        for side, entry, side_score in zip(table.sides, hand.sides, hand_score.sides, strict=True):
+            row: list[object] = [number, dealer, side.name, " & ".join(side.players)]
+            row += [entry_cell(name, getattr(entry, name)) for name in CSV_ENTRY_FIELDS]
+            cards = entry.cards
+            for where in ("melded", "in_hand"):
+                row += [getattr(getattr(cards, where), kind) if cards else "" for kind in kinds]
+            row += [getattr(side_score, figure) for figure, _ in CSV_FIGURES]
+            rows.append(row)
+    rows.append([])
+    rows += [["Total", name, total] for name, total in zip(sides, score.totals, strict=True)]
+    rows.append(["Winner", result])
+    return rows
+
+
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str):
-    """The scoresheet as a spreadsheet: a row per hand, Base, Count, hand total and total per side."""
+    """The game as a spreadsheet: names, date, rules, every entry of every side of every hand, every figure and
+    the winner. UTF-8 with a byte order mark, so Excel reads accented names right (LibreOffice and Numbers
+    take it too), and lines ending CRLF as RFC 4180 says."""
     stored = load_or_404(game_id)
-    table = stored.game.table
     out = io.StringIO()
-    writer = csv.writer(out)
-
-    def cell(value):
-        # A name starting with = + - @ would run as a formula in a spreadsheet: make it plain text.
-        return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
-
-    header = ["hand", "dealer"]
-    for side in table.sides:
-        header += [f"{side.name} {figure}" for figure in ("base", "count", "hand total", "total")]
-    writer.writerow([cell(h) for h in header])
-    for n, hand_score in enumerate(stored.score.hands):
-        row = [n + 1, cell(table.player_of_seat(hand_score.dealer))]
-        for side_score in hand_score.sides:
-            row += [side_score.base, side_score.count, side_score.total, side_score.cumulative]
-        writer.writerow(row)
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in csv_rows(stored):
+        writer.writerow([spreadsheet_text(cell) for cell in row])
     return Response(
-        out.getvalue(),
+        "\ufeff" + out.getvalue(),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.csv"'},
     )

@@ -1,0 +1,119 @@
+"""The table follows the score live: a player joins the scoreboard by its room code or its QR code, and sees
+every save, correction and deletion within 3 seconds, without reloading, with nothing to change the game.
+
+The table: Us = Ann & Cleo, Them = Bea & Dot, modern, 8,500 to win, Ann deals first; seats go Ann, Bea,
+Cleo, Dot. Hands are typed into the form by the names it sends (s0- for Us, s1- for Them).
+"""
+
+from __future__ import annotations
+
+import re
+
+import segno
+from playwright.sync_api import Browser, Page, expect
+
+from conftest import start_game
+
+LIVE = 3000  # ms: a change shows on the scoreboard within 3 seconds
+MINUS = "\u2212"
+
+
+def type_hand(page: Page, us: dict[str, str], them_count: str, them: dict[str, str] | None = None) -> None:
+    """Fill in the open hand form: Us's entries (went_out is a switch), Them's entries and a Count."""
+    for name, value in us.items():
+        field = page.locator(f'[name="s0-{name}"]')
+        if name == "went_out":
+            field.check(force=True)
+        else:
+            field.fill(value)
+    for name, value in (them or {}).items():
+        page.locator(f'[name="s1-{name}"]').fill(value)
+    sign = "-" if them_count.startswith("-") else "+"
+    page.locator(f'[name="s1-count_sign"][value="{sign}"]').check(force=True)
+    page.locator('[name="s1-count"]').fill(them_count.lstrip("-"))
+
+
+def expect_scoreboard(viewer: Page, totals: list[str], hands: list[str], next_deal: str) -> None:
+    """What the viewer sees, within 3 s: the totals, the hands latest first, who deals next; nothing to change."""
+    expect(viewer.locator(".total-figure")).to_have_text(totals, timeout=LIVE)
+    expect(viewer.locator(".grid .hand-number")).to_have_text(hands, timeout=LIVE)
+    expect(viewer.locator(".next-deal")).to_contain_text(next_deal, timeout=LIVE)
+    expect(viewer.locator("form, button, input, select, textarea, [hx-post], [hx-put], [hx-delete]")).to_have_count(0)
+    expect(viewer.locator("a[href*='/hands'], a[href*='/edit'], a[href*='/delete']")).to_have_count(0)
+
+
+def test_the_scoreboard_follows_every_save_edit_and_delete_live(
+    page: Page, live_server: str, browser: Browser, browser_context_args: dict
+):
+    start_game(page, live_server)
+    game_url = page.url.split("#")[0]
+    code = page.locator(".join-panel .room-code").inner_text().replace("Room code:", "").strip()
+    assert re.fullmatch(r"[A-Z0-9]{3} [A-Z0-9]{3}", code), code
+
+    viewer_context = browser.new_context(**browser_context_args)
+    try:
+        viewer = viewer_context.new_page()
+        # Another player joins from the home page with the code as read aloud, in lower case.
+        viewer.goto(live_server + "/")
+        viewer.get_by_role("link", name="Join a game").click()
+        viewer.get_by_label("Room code").fill(code.lower())
+        viewer.get_by_role("button", name="Show the scoreboard").click()
+        expect(viewer).to_have_url(game_url + "/scoreboard")
+        expect(viewer.get_by_role("heading", name="Us v Them")).to_be_visible()
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+        viewer.evaluate("window.sameScoreboard = true")  # gone if the page were ever reloaded
+        # While nothing changes, each poll is answered 304 and leaves the scoreboard as it is.
+        with viewer.expect_response(lambda r: r.url.endswith("/scoreboard/live") and r.status == 304, timeout=LIVE):
+            pass
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+
+        # Saved. Us: two naturals 1,000 + going out 100 + Count 240 = 1,340. Them: no canasta, Count −95.
+        page.get_by_role("link", name="Enter hand 1").click()
+        type_hand(page, {"natural_canastas": "2", "went_out": "on", "count": "240"}, "-95")
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator(".total-figure")).to_have_text(["1,340", f"{MINUS}95"])
+        expect_scoreboard(viewer, ["1,340", f"{MINUS}95"], ["1"], "Hand 2: Bea deals")
+
+        # Corrected: Us's Count was 300, so 1,000 + 100 + 300 = 1,400.
+        page.locator("#hand-1").get_by_role("link", name="Edit hand 1").click()
+        page.locator('[name="s0-count"]').fill("300")
+        page.get_by_role("button", name="Save changes").click()
+        expect(page.locator(".total-figure")).to_have_text(["1,400", f"{MINUS}95"])
+        expect_scoreboard(viewer, ["1,400", f"{MINUS}95"], ["1"], "Hand 2: Bea deals")
+
+        # Hand 2, dealt by Bea. Us: two naturals 1,000 + going out 100 + Count 100 = 1,200, total 2,600.
+        # Them: a natural 500 + Count 100 = 600, total −95 + 600 = 505. The latest hand comes first.
+        page.get_by_role("link", name="Enter hand 2").click()
+        type_hand(page, {"natural_canastas": "2", "went_out": "on", "count": "100"}, "100", {"natural_canastas": "1"})
+        page.get_by_role("button", name="Save hand 2").click()
+        expect(page.locator(".total-figure")).to_have_text(["2,600", "505"])
+        expect_scoreboard(viewer, ["2,600", "505"], ["2", "1"], "Hand 3: Cleo deals")
+        expect(viewer.locator("#hand-2 .dealer")).to_have_text("Bea dealt")
+
+        # Hand 1 deleted: hand 2 moves up, and its figures alone remain: Us 1,200, Them 600; Bea deals next.
+        page.locator("#hand-1").get_by_role("link", name="Delete hand 1").click()
+        page.get_by_role("button", name="Delete hand 1").click()
+        expect(page.locator(".total-figure")).to_have_text(["1,200", "600"])
+        expect_scoreboard(viewer, ["1,200", "600"], ["1"], "Hand 2: Bea deals")
+
+        assert viewer.evaluate("window.sameScoreboard === true"), "the scoreboard was reloaded"
+    finally:
+        viewer_context.close()
+
+
+def test_the_qr_code_is_the_scoreboard_link(page: Page, live_server: str, browser: Browser, browser_context_args: dict):
+    start_game(page, live_server)
+    scoreboard_url = page.url.split("#")[0] + "/scoreboard"
+    shown = page.locator(".join-panel svg.qr-code path.qrline").get_attribute("d")
+    made = segno.make(scoreboard_url, error="m").svg_inline(omitsize=True)
+    assert shown == re.search(r'class="qrline"[^>]* d="([^"]+)"', made).group(1)
+
+    viewer_context = browser.new_context(**browser_context_args)
+    try:
+        viewer = viewer_context.new_page()
+        viewer.goto(scoreboard_url)  # where a phone's camera takes the player
+        expect(viewer.get_by_role("heading", name="Us v Them")).to_be_visible()
+        expect(viewer.locator(".rules-line")).to_contain_text("Scoreboard")
+        expect(viewer.locator("form, button")).to_have_count(0)
+    finally:
+        viewer_context.close()

@@ -1,0 +1,328 @@
+"""Joining and watching a game: the room code, /join, the QR code, the scoreboard that keeps itself up to date
+at the cost of a revision check, and the spreadsheet of a whole game.
+
+The table: Us = Ann & Cleo, Them = Bea & Dot, modern, Ann deals first; seats go Ann, Bea, Cleo, Dot.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+import segno
+from sqlalchemy import event
+
+from scorepad import store
+from scorepad.models import db
+
+from .conftest import game_document
+
+# docs/rules.md's example. Us: 2 red 3s 300 + natural 500 + mixed 300 + going out 100 = Base 1,200, Count 385,
+# 1,585. Them: one mixed canasta 300, Count 140: 440.
+EXAMPLE_HAND = {
+    "sides": [
+        {"red_threes": 2, "natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 385},
+        {"mixed_canastas": 1, "count": 140},
+    ]
+}
+# Us lay down seven pairs (modern: 2,500, Count 0). Them: a natural canasta 500; the counting grid: melded
+# 3 aces (60) and 5 cards 8 to K (50), in hand two 4 to 7 (10): with a canasta 110 - 10 = Count 100; 600.
+SPECIAL_HAND = {
+    "sides": [
+        {"special_hand": "pairs"},
+        {"natural_canastas": 1, "cards": {"melded": {"aces": 3, "high": 5}, "in_hand": {"low": 2}}},
+    ]
+}
+
+
+def new_game(client, **rules) -> tuple[str, dict, dict]:
+    """A game made through the API: its id, its document and the scorekeeper's headers."""
+    body = client.post("/api/games", json=game_document(**rules)).get_json()
+    return body["id"], body, {"Authorization": f"Bearer {body['edit_token']}"}
+
+
+def add(client, game_id: str, headers: dict, hand: dict) -> dict:
+    response = client.post(f"/api/games/{game_id}/hands", json=hand, headers=headers)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+# --- The room code in the game document ----------------------------------------------------------
+
+
+def test_the_document_gives_the_room_code_and_the_revision(client):
+    game_id, created, headers = new_game(client)
+    code = created["room_code"]
+    assert len(code) == 6 and set(code) <= set("ACDEFHJKMNPQRTUVWXY34679")
+    response = client.get(f"/api/games/{game_id}")
+    body = response.get_json()
+    assert body["room_code"] == code
+    assert response.headers["ETag"] == f'"{body["revision"]}"'
+
+    after = add(client, game_id, headers, EXAMPLE_HAND)
+    assert after["room_code"] == code and after["revision"] > body["revision"]
+    assert client.get(f"/api/games/{game_id}").headers["ETag"] == f'"{after["revision"]}"'
+
+
+def test_a_room_code_in_an_imported_document_is_not_taken(client):
+    game_id, created, _ = new_game(client)
+    copy = client.post("/api/games", json={**game_document(), "room_code": created["room_code"]}).get_json()
+    assert copy["room_code"] != created["room_code"]
+
+
+# --- /join ---------------------------------------------------------------------------------------------
+
+
+def test_the_join_page_asks_for_the_code(client):
+    response = client.get("/join")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Room code" in page and 'name="code"' in page and 'method="get"' in page
+
+
+@pytest.mark.parametrize("typed", ["{code}", "{lower}", "{lower3} {rest}", " {lower3}-{rest} ", "{spaced}"])
+def test_a_room_code_goes_straight_to_the_scoreboard(client, typed):
+    game_id, created, _ = new_game(client)
+    code = created["room_code"]
+    typed = typed.format(
+        code=code, lower=code.lower(), lower3=code[:3].lower(), rest=code[3:], spaced=" ".join(code.lower())
+    )
+    response = client.get("/join", query_string={"code": typed})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}/scoreboard"
+
+
+def test_the_home_page_links_to_join(client):
+    assert 'href="/join"' in client.get("/").get_data(as_text=True)
+
+
+def test_an_unknown_room_code_is_a_page_in_words(client):
+    new_game(client)
+    response = client.get("/join", query_string={"code": "kxt 4mp"})
+    assert response.status_code == 404
+    page = response.get_data(as_text=True)
+    assert "No game has the room code KXT 4MP." in page
+    assert 'value="kxt 4mp"' in page  # what was typed stays, to correct
+
+
+@pytest.mark.parametrize(
+    "typed, message",
+    [
+        ("KXT 0MP", "That&#39;s not a room code: a room code never has \u201c0\u201d."),
+        ("bob 1ss", "a room code never has \u201c1\u201d, \u201cB\u201d, \u201cO\u201d or \u201cS\u201d."),
+        ("KXT4M", "a room code has 6 letters and digits, and this has 5."),
+        ("KXT 4MPA", "a room code has 6 letters and digits, and this has 7."),
+        ("  ", "Type the room code shown on the scorekeeper&#39;s phone"),
+        ("K" * 41, "That&#39;s not a room code"),
+        ("KXT\u00004MP", "a room code never has"),
+    ],
+)
+def test_what_is_not_a_room_code_is_refused_in_words(client, typed, message):
+    response = client.get("/join", query_string={"code": typed})
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_look_alike_is_never_taken_for_a_letter_of_the_code(client):
+    """O is not 0 is not Q: a code with a character outside the alphabet is refused, never mapped to a game."""
+    game_id, created, _ = new_game(client)
+    code = created["room_code"]
+    for stranger in "O0I1LSZ2B8G5":
+        response = client.get("/join", query_string={"code": code[:5] + stranger})
+        assert response.status_code == 422, stranger
+
+
+# --- The QR code and the room code on the scoresheet ---------------------------------------------
+
+
+def test_the_scoresheet_shows_the_room_code_and_a_qr_code_of_the_scoreboard_link(client):
+    game_id, created, _ = new_game(client)
+    code = created["room_code"]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Join the scoreboard" in page
+    assert f"{code[:3]} {code[3:]}</p>" in page
+    svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+    assert 'aria-label="QR code of the scoreboard link"' in svg
+    link = f"http://localhost/games/{game_id}/scoreboard"
+    expected = segno.make(link, error="m").svg_inline(omitsize=True)
+    modules = re.compile(r'class="qrline"[^>]* d="([^"]+)"')
+    assert modules.search(svg).group(1) == modules.search(expected).group(1)
+
+
+# --- The scoreboard and its poll --------------------------------------------------------------------
+
+
+def hand_order(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'id="hand-(\d+)"', page)]
+
+
+def test_the_scoreboard_shows_the_latest_hand_first_and_nothing_to_change(client):
+    game_id, _, headers = new_game(client)
+    add(client, game_id, headers, EXAMPLE_HAND)
+    add(client, game_id, headers, SPECIAL_HAND)
+    page = client.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    assert hand_order(page) == [2, 1]
+    assert hand_order(client.get(f"/games/{game_id}").get_data(as_text=True)) == [1, 2]
+    # Us 1,585 + 2,500 = 4,085; Them 440 + 600 = 1,040. Cleo deals hand 3.
+    assert '<span class="total-figure">4,085</span>' in page and '<span class="total-figure">1,040</span>' in page
+    assert "<strong>Cleo</strong> deals" in page
+    assert "<form" not in page and "<button" not in page and "/edit" not in page and "/delete" not in page
+
+
+def test_the_scoreboard_carries_the_revision_as_its_etag(client):
+    game_id, created, headers = new_game(client)
+    first = client.get(f"/games/{game_id}/scoreboard")
+    assert first.status_code == 200 and first.headers["ETag"].startswith("W/")
+    assert "no-cache" in first.headers["Cache-Control"]
+    again = client.get(f"/games/{game_id}/scoreboard", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    add(client, game_id, headers, EXAMPLE_HAND)
+    changed = client.get(f"/games/{game_id}/scoreboard", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and "1,585" in changed.get_data(as_text=True)
+    assert changed.headers["ETag"] != first.headers["ETag"]
+
+
+def poll(client, game_id: str, revision: int):
+    return client.get(
+        f"/games/{game_id}/scoreboard/live", headers={"If-None-Match": f'W/"{revision}"', "HX-Request": "true"}
+    )
+
+
+def test_an_unchanged_poll_is_a_304_and_a_change_sends_the_new_figures(client):
+    game_id, created, headers = new_game(client)
+    revision = created["revision"]
+    unchanged = poll(client, game_id, revision)
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+
+    for change in ("save", "edit", "delete"):
+        if change == "save":
+            add(client, game_id, headers, EXAMPLE_HAND)
+        elif change == "edit":
+            hand = {"sides": [EXAMPLE_HAND["sides"][0], {"mixed_canastas": 1, "count": 150}]}
+            assert client.put(f"/api/games/{game_id}/hands/0", json=hand, headers=headers).status_code == 200
+        else:
+            assert client.delete(f"/api/games/{game_id}/hands/0", headers=headers).status_code == 200
+        response = poll(client, game_id, revision)
+        assert response.status_code == 200, change
+        fragment = response.get_data(as_text=True)
+        assert fragment.lstrip().startswith('<div id="scoresheet"') and "<html" not in fragment
+        revision = client.get(f"/api/games/{game_id}").get_json()["revision"]
+        assert response.headers["ETag"] == f'W/"{revision}"'
+        # The new fragment asks about its own revision from now on.
+        assert f'"If-None-Match": "W/\\"{revision}\\""' in fragment
+        assert poll(client, game_id, revision).status_code == 304
+        figures = {"save": "1,585", "edit": "450", "delete": "No hands yet."}[change]  # Them: 300 + 150
+        assert figures in fragment
+
+
+def test_an_unchanged_poll_reads_the_revision_alone(app, client):
+    """One small query: the game's revision. No hand is loaded, nothing is scored."""
+    game_id, created, headers = new_game(client)
+    add(client, game_id, headers, EXAMPLE_HAND)
+    revision = client.get(f"/api/games/{game_id}").get_json()["revision"]
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert poll(client, game_id, revision).status_code == 304
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert len(statements) == 1, statements
+    assert "hands" not in statements[0] and "version" in statements[0]
+
+
+def test_a_finished_game_stops_the_poll(client):
+    game_id, created, headers = new_game(client, target=1000)
+    page = client.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    assert 'hx-trigger="every 2s"' in page
+    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 reach 1,000
+    page = client.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    assert "Us won</strong> by 1,145 points." in page and "hx-trigger" not in page
+
+
+def test_the_poll_of_an_unknown_game_is_a_404(client):
+    assert client.get("/games/nope/scoreboard/live").status_code == 404
+    assert client.get("/games/a%00b/scoreboard/live").status_code == 404
+
+
+def test_the_revision_query_knows_no_game(app):
+    with app.app_context():
+        assert store.game_revision("nope") is None
+        assert store.game_id_of_room_code("KXT4MP") is None
+
+
+# --- The spreadsheet -----------------------------------------------------------------------------------
+
+
+def read_csv(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"), newline="")))
+
+
+def test_the_spreadsheet_holds_every_entry_every_figure_and_the_names(client):
+    sides = [{"name": "Us", "players": ["Ann", "Zo\u00eb"]}, {"name": "=Them", "players": ["Bea", "Dot"]}]
+    game_id, created, headers = new_game(client, sides=sides)
+    add(client, game_id, headers, EXAMPLE_HAND)
+    add(client, game_id, headers, SPECIAL_HAND)
+    response = client.get(f"/games/{game_id}/export.csv")
+    assert response.mimetype == "text/csv" and response.headers["Content-Disposition"].startswith("attachment")
+    raw = response.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with its mark, for Excel
+    assert raw.count(b"\r\n") == raw.count(b"\n")  # every line ends CRLF (RFC 4180)
+
+    rows = read_csv(response)
+    about = {row[0]: row[1:] for row in rows[: rows.index([])]}
+    assert about["Game"] == ["Us v =Them"]
+    assert about["Sides"] == ["Us: Ann & Zo\u00eb", "'=Them: Bea & Dot"]  # a formula is plain text
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", about["Started (UTC)"][0])
+    assert about["Rules"] == ["Modern American"] and about["Playing to"] == ["8500"]
+    assert about["Room code"] == [created["room_code"]]
+    assert about["Winner"] == ["in progress"]
+
+    header_at = next(i for i, row in enumerate(rows) if row[:1] == ["Hand"])
+    header = rows[header_at]
+    hands = [dict(zip(header, row, strict=True)) for row in rows[header_at + 1 : header_at + 5]]
+    assert [(h["Hand"], h["Dealer"], h["Side"], h["Players"]) for h in hands] == [
+        ("1", "Ann", "Us", "Ann & Zo\u00eb"),
+        ("1", "Ann", "'=Them", "Bea & Dot"),
+        ("2", "Bea", "Us", "Ann & Zo\u00eb"),
+        ("2", "Bea", "'=Them", "Bea & Dot"),
+    ]
+    figures = [[h["Base"], h["Count"], h["Hand total"], h["Running total"]] for h in hands]
+    assert figures == [
+        ["1200", "385", "1585", "1585"],
+        ["300", "140", "440", "440"],
+        ["2500", "0", "2500", "4085"],  # 1,585 + 2,500
+        ["500", "100", "600", "1040"],  # 440 + 600
+    ]
+    us_1, them_1, us_2, them_2 = hands
+    assert (us_1["Red 3s"], us_1["Natural canastas"], us_1["Mixed canastas"], us_1["Went out"]) == (
+        "2",
+        "1",
+        "1",
+        "yes",
+    )
+    assert us_1["Count as reported"] == "385" and them_1["Count as reported"] == "140"
+    assert them_1["Went out"] == "" and them_1["Special hand"] == ""
+    assert us_2["Special hand"] == "Seven pairs"
+    assert (them_2["Melded: Aces"], them_2["Melded: 8 to K"], them_2["In hand: 4 to 7"]) == ("3", "5", "2")
+    assert them_2["Count as reported"] == "" and them_2["Melded: Jokers"] == "0"
+    for name in ("Sevens canasta", "Wild-card canasta", "Perfect cut", "Players dirty with 7s", "Base as reported"):
+        assert name in header
+
+    assert rows[header_at + 5] == []
+    assert rows[header_at + 6 :] == [["Total", "Us", "4085"], ["Total", "'=Them", "1040"], ["Winner", "in progress"]]
+
+
+def test_the_spreadsheet_names_the_winner(client):
+    game_id, _, headers = new_game(client, target=1000)
+    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 against 440
+    rows = read_csv(client.get(f"/games/{game_id}/export.csv"))
+    assert rows[-1] == ["Winner", "Us"]
+    assert ["Winner", "Us"] in rows[:8]
