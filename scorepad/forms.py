@@ -433,6 +433,9 @@ DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
 TIE_CHOICES = choices(
     [("play_on", "Play another hand"), ("shared", "Share the win"), ("went_out", "The side that went out wins")]
 )
+COUNT_WITHOUT_CANASTA_CHOICES = choices(
+    [("negative", "Every card counts against it"), ("melded_minus_hand", "Melded minus in hand, as usual")]
+)
 MOST_BANDS = 5  # rows of the Minimum Count table the page offers
 THREES_LABELS = (
     "No 3s of a colour",
@@ -471,6 +474,8 @@ RULE_HINTS = {
     "red_six": "All six red 3s (three decks) score this instead.",
     "target": "The game ends when a side reaches this.",
     "tie": "When sides end level on or above the target.",
+    "count_without_canasta": "From the counting grid. Every card against it: its melded cards are taken off "
+    "too, not added (modern). As usual: melded minus in hand, canasta or not (classic).",
 }
 
 
@@ -491,10 +496,16 @@ class NewGameForm(Form):
     first_dealer = SelectField("First dealer", coerce=int, default=0, validate_choice=False)
     target = WholeNumber("Points to win", minimum=5)
     tie = SelectField("When sides tie", choices=TIE_CHOICES, default=None)
+    count_without_canasta = SelectField(
+        "The Count of a side with no canasta", choices=COUNT_WITHOUT_CANASTA_CHOICES, default=None
+    )
     canastas_to_go_out = WholeNumber("Canastas needed to go out", minimum=None, example="2")
     all_eight_threes = WholeNumber("All eight 3s", minimum=None, example="3000")
     wipeout = BooleanField("Wipeout: a special hand leaves the other side 0")
     perfect_cut = BooleanField("Perfect cut bonus for the cutter's side")
+    # Rules saved on this phone (rulesets.py): the set to start from, and the name to save the rules under.
+    rule_set = SelectField("Or start from rules saved on this phone", default="", validate_choice=False)
+    rule_set_name = StringField("Save these rules as")
 
     def side_count(self) -> int:
         """How many sides the chosen table has."""
@@ -522,33 +533,43 @@ class NewGameForm(Form):
     def apply_preset(self, only_unset: bool) -> None:
         """Fill the table rules from the chosen preset (all of them, or only the ones not given: a blank
         value is the preset's)."""
-        preset = self.chosen_preset.rules
+        self.fill_rules(self.chosen_preset.rules, only_unset)
+
+    def apply_rule_set(self, game_rules: rules.Rules) -> None:
+        """Fill every table rule, the preset included, from complete rules (a set saved on this phone)."""
+        self.preset.data = game_rules.preset
+        self.fill_rules(game_rules, only_unset=False)
+
+    def fill_rules(self, source: rules.Rules, only_unset: bool) -> None:
+        """Fill the table rules from complete rules (all of them, or only the ones not given: a blank value is
+        theirs). Rules the page doesn't show for the chosen preset's family are filled too, so they travel."""
 
         def fill(field, value) -> None:
             if not only_unset or field.data is None:
                 field.data = value
 
-        fill(self.target, preset.target)
-        fill(self.tie, preset.tie)
-        fill(self.canastas_to_go_out, preset.canastas_to_go_out)
-        fill(self.all_eight_threes, preset.all_eight_threes or 0)
+        fill(self.target, source.target)
+        fill(self.tie, source.tie)
+        fill(self.count_without_canasta, source.count_without_canasta)
+        fill(self.canastas_to_go_out, source.canastas_to_go_out)
+        fill(self.all_eight_threes, source.all_eight_threes or 0)
         for key in rules.VALUE_KEYS:
-            fill(self[f"value_{key}"], getattr(preset.values, key))
+            fill(self[f"value_{key}"], getattr(source.values, key))
         for key in rules.RED_THREE_KEYS:
-            fill(self[f"red_{key}"], getattr(preset.red_threes, key))
-        for n, points in enumerate(preset.threes):
+            fill(self[f"red_{key}"], getattr(source.red_threes, key))
+        for n, points in enumerate(source.threes):
             fill(self[f"three_{n}"], points)
-        # A blank row of the Minimum Counts is a band the table doesn't have; one not sent at all is the preset's.
-        bands = list(preset.minimum_counts)[:MOST_BANDS]
+        # A blank row of the Minimum Counts is a band the table doesn't have; one not sent at all is the source's.
+        bands = list(source.minimum_counts)[:MOST_BANDS]
         for i, (start, minimum) in enumerate(self.band_rows()):
             band = bands[i] if i < len(bands) else None
             for field, value in ((start, band.start if band else None), (minimum, band.minimum if band else None)):
                 if field is not None and (not only_unset or not field.raw_data):
                     field.data = value
         if not only_unset:
-            self.wipeout.data = preset.wipeout
-            self.perfect_cut.data = preset.perfect_cut
-            hands = dict(preset.special_hands)
+            self.wipeout.data = source.wipeout
+            self.perfect_cut.data = source.perfect_cut
+            hands = dict(source.special_hands)
             for key in rules.SPECIAL_HAND_NAMES:
                 self[f"hand_{key}"].data = key in hands
                 self[f"hand_{key}_points"].data = hands.get(key)
@@ -582,6 +603,7 @@ class NewGameForm(Form):
                     "wild_canasta_mixed",
                 )
             ]
+        values.append("count_without_canasta")  # a side's canastas decide how its Count is made
         threes = (
             [f"three_{n}" for n in range(5)] + ["all_eight_threes"]
             if modern
@@ -625,18 +647,19 @@ class NewGameForm(Form):
             "tie": self.tie.data,
             "minimum_counts": [{"from": start, "minimum": minimum} for _, start, minimum in self._bands()],
             "canastas_to_go_out": self.canastas_to_go_out.data,
+            "count_without_canasta": self.count_without_canasta.data,
             "values": {key: self[f"value_{key}"].data for key in rules.VALUE_KEYS},
             "wipeout": self.wipeout.data,
             "perfect_cut": self.perfect_cut.data,
+            # Both families' 3s: the ones the page doesn't show are the starting rules' (fill_rules), kept as they were.
+            "threes": [self[f"three_{n}"].data for n in range(5)],
+            "red_threes": {key: self[f"red_{key}"].data for key in rules.RED_THREE_KEYS},
         }
         if modern:
-            game_rules["threes"] = [self[f"three_{n}"].data for n in range(5)]
             game_rules["all_eight_threes"] = self.all_eight_threes.data or None  # 0: the colours count apart
             game_rules["special_hands"] = {
                 key: points.data for key, switch, points in self.special_hand_fields() if switch.data
             }
-        else:
-            game_rules["red_threes"] = {key: self[f"red_{key}"].data for key in rules.RED_THREE_KEYS}
         return {
             "format": document.FORMAT,
             "version": document.VERSION,

@@ -535,7 +535,8 @@ def make_rules(preset: str, **house: Any) -> Rules:
     def refuse(path: tuple, message: str) -> None:
         problems.append(Problem(("rules", *path), message))
 
-    house = {key: value for key, value in house.items() if value is not None}
+    # A null is a key left out, except for all_eight_threes, where null means the table doesn't play it.
+    house = {key: value for key, value in house.items() if value is not None or key == "all_eight_threes"}
     for key in house:
         if key not in RULE_KEYS:
             refuse((key,), f"Unknown table rule {key!r}.")
@@ -566,7 +567,7 @@ def make_rules(preset: str, **house: Any) -> Rules:
                 problem = _points_problem(points, f"{i} 3s")
                 if problem:
                     refuse(("threes", i), problem)
-    if "all_eight_threes" in house:
+    if house.get("all_eight_threes") is not None:
         problem = _points_problem(house["all_eight_threes"], "All eight 3s")
         if problem:
             refuse(("all_eight_threes",), problem)
@@ -1539,6 +1540,55 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
     )
 
 
+def score_next_hand(rules: Rules, table: Table, score: GameScore, hand: Hand) -> GameScore:
+    """The game's figures with one more hand (already checked) after the hands `score` covers: that hand alone
+    is scored, from the running totals before it. The same figures as score_game over all the hands."""
+    n = len(score.hands)
+    hand_score = score_hand(rules, table, hand, n, score.totals, check=False)
+    totals = tuple(s.cumulative for s in hand_score.sides)
+    winners = game_over(rules, totals, hand)
+    return GameScore(
+        hands=score.hands + (hand_score,),
+        totals=totals,
+        min_count=tuple(minimum_count(rules, t) for t in totals),
+        finished=bool(winners),
+        winners=winners,
+        next_dealer=table.dealer(n + 1),
+        ended_after=score.ended_after if score.ended_after is not None or not winners else n,
+    )
+
+
+def score_json(score: GameScore) -> dict[str, Any]:
+    """A game's figures as compact JSON, to keep with the game until its next change."""
+    return {
+        "hands": [
+            [h.dealer, [[s.base, s.count, s.total, s.cumulative, s.min_count_next] for s in h.sides]]
+            for h in score.hands
+        ],
+        "totals": list(score.totals),
+        "min_count": list(score.min_count),
+        "finished": score.finished,
+        "winners": list(score.winners),
+        "next_dealer": score.next_dealer,
+        "ended_after": score.ended_after,
+    }
+
+
+def score_from_json(data: Mapping[str, Any]) -> GameScore:
+    """Figures kept by score_json, as they were worked out (kept figures are trusted, like stored hands)."""
+    return GameScore(
+        hands=tuple(
+            HandScore(dealer=dealer, sides=tuple(SideScore(*side) for side in sides)) for dealer, sides in data["hands"]
+        ),
+        totals=tuple(data["totals"]),
+        min_count=tuple(data["min_count"]),
+        finished=data["finished"],
+        winners=tuple(data["winners"]),
+        next_dealer=data["next_dealer"],
+        ended_after=data["ended_after"],
+    )
+
+
 # --- Settling up (docs/rules.md §6) -----------------------------------------------
 
 
@@ -1546,12 +1596,29 @@ Money = Decimal | int
 
 
 @dataclass(frozen=True)
-class Settlement:
-    """Who won and what each side pays the winner (the winner's own entry is 0)."""
+class Payment:
+    """What one losing side pays one winner (a negative amount: the winner pays it, for specials)."""
 
-    winner: int
-    payments: tuple[Money, ...]  # whole numbers for a whole stake; a Decimal stake gives Decimals
-    thousands: tuple[int, ...] = ()  # each side's margin behind the winner, rounded to thousands
+    payer: int  # the losing side
+    payee: int  # the winner
+    margin: int  # points behind the winner
+    thousands: int  # the margin rounded to thousands, halves up
+    amount: Money
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Who won and what each losing side pays: to each winner, and in all (a winner's own entry is 0)."""
+
+    winners: tuple[int, ...]
+    payments: tuple[Money, ...]  # each side's payments to every winner added up; whole numbers for a whole stake
+    thousands: tuple[int, ...] = ()  # each side's margin behind the winners, rounded to thousands
+    debts: tuple[Payment, ...] = ()  # losing side by losing side, winner by winner
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won alone (None when a tied win is shared)."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
@@ -1564,18 +1631,38 @@ def specials_made(hands: Sequence[Hand], sides: int) -> tuple[int, ...]:
 
 
 def settle_up(
-    rules: Rules, totals: Sequence[int], stake: Money, per_special: Money = 0, specials: Sequence[int] | None = None
+    rules: Rules,
+    totals: Sequence[int],
+    stake: Money,
+    per_special: Money = 0,
+    specials: Sequence[int] | None = None,
+    winners: Sequence[int] | None = None,
 ) -> Settlement:
-    """The money due at the end: the margin rounded to the nearest 1,000 (halves up), times the stake per 1,000,
-    plus specials."""
+    """The money due at the end (docs/rules.md §6): each losing side pays each winner its margin behind that
+    winner, rounded to the nearest 1,000 (halves up), times the stake per 1,000, plus specials.
+
+    `winners` are the game's (GameScore.winners): several share a tied win, and sides sharing it settle nothing
+    between them. Left out, the sides level at the top win.
+    """
     specials = tuple(specials) if specials is not None else (0,) * len(totals)
-    winner = max(range(len(totals)), key=lambda i: totals[i])
-    thousands = tuple((totals[winner] - total + 500) // 1000 for total in totals)
-    payments = tuple(
-        0 if i == winner else thousands[i] * stake + (specials[winner] - specials[i]) * per_special
+    if not winners:
+        winners = tuple(i for i, total in enumerate(totals) if total == max(totals))
+    debts = tuple(
+        Payment(
+            payer=i,
+            payee=w,
+            margin=totals[w] - totals[i],
+            thousands=(totals[w] - totals[i] + 500) // 1000,
+            amount=(totals[w] - totals[i] + 500) // 1000 * stake + (specials[w] - specials[i]) * per_special,
+        )
         for i in range(len(totals))
+        if i not in winners
+        for w in winners
     )
-    return Settlement(winner=winner, payments=payments, thousands=thousands)
+    # Winners tied at the top share one total: a side's margin behind each of them is the same.
+    thousands = tuple((totals[winners[0]] - total + 500) // 1000 for total in totals)
+    payments = tuple(sum((d.amount for d in debts if d.payer == i), 0 * stake) for i in range(len(totals)))
+    return Settlement(winners=tuple(winners), payments=payments, thousands=thousands, debts=debts)
 
 
 __all__ = [
@@ -1587,6 +1674,9 @@ __all__ = [
     "make_rules",
     "Side",
     "Table",
+    "score_next_hand",
+    "score_json",
+    "score_from_json",
     "check_table",
     "CardCounts",
     "Cards",
@@ -1602,6 +1692,7 @@ __all__ = [
     "score_hand",
     "score_game",
     "game_over",
+    "Payment",
     "Settlement",
     "settle_up",
     "specials_made",

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from scorepad import rules
+
 from .test_games import NEW_GAME, hand_form, text
 
 
@@ -153,3 +155,135 @@ def test_an_unknown_tie_is_refused(client):
     response = client.post("/games", data={**HOUSE, "tie": "coin_toss"})
     assert response.status_code == 422
     assert "Not a valid choice" in error_of(response.get_data(as_text=True), "tie")
+
+
+# --- The Count of a side with no canasta ----------------------------------------------------------------
+
+
+def test_the_count_of_a_side_with_no_canasta_starts_as_the_preset_s(client):
+    modern = client.get("/games/new").get_data(as_text=True)
+    assert re.search(r'<option selected value="negative">Every card counts against it</option>', modern)
+    assert "From the counting grid. Every card against it" in modern
+    classic = client.get(
+        "/games/new",
+        query_string={**NEW_GAME, "preset": "classic"},
+        headers={"HX-Request": "true", "HX-Target": "game_rules"},
+    ).get_data(as_text=True)
+    assert re.search(r'<option selected value="melded_minus_hand">Melded minus in hand, as usual</option>', classic)
+
+
+@pytest.mark.parametrize(
+    ("rule", "count", "total"),
+    [
+        # Them: no canasta, 8 to K melded 3 x 10 = 30, a 4 left in hand 5 (the grid's low row)
+        ("negative", -35, -35),  # every card against: -(30 + 5) = -35
+        ("melded_minus_hand", 25, 25),  # 30 - 5 = 25
+    ],
+)
+def test_the_count_of_a_side_with_no_canasta_follows_the_table_s_choice(client, rule, count, total):
+    game = client.post("/games", data={**NEW_GAME, "count_without_canasta": rule}).headers["Location"]
+    game_id = game.rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").get_json()["rules"]["count_without_canasta"] == rule
+    hand = hand_form(
+        {"natural_canastas": 2, "went_out": "y", "count": 100},
+        {"count_mode": "grid", "melded_high": 3, "in_hand_low": 1},
+    )
+    response = client.post(f"{game}/hands", data=hand)
+    assert response.status_code == 303, text(response)
+    result = client.get(f"/api/games/{game_id}").get_json()
+    assert result["hands"][0]["sides"][1]["result"]["count"] == count
+    assert result["totals"] == [1200, total]  # Us: 2 x 500 + going out 100 + Count 100
+
+
+def test_an_unknown_count_rule_is_refused(client):
+    response = client.post("/games", data={**HOUSE, "count_without_canasta": "whatever"})
+    assert response.status_code == 422
+    assert "Not a valid choice" in error_of(response.get_data(as_text=True), "count_without_canasta")
+
+
+# --- Settling up a shared win ----------------------------------------------------------------------------
+
+SIX = {
+    **NEW_GAME,
+    "preset": "classic",
+    "rules_from": "classic",
+    "players": "6",
+    "seats_from": "6",
+    "side2_name": "Others",
+    "player2_0": "Eve",
+    "player2_1": "Fay",
+    "target": "1000",
+    "tie": "shared",
+}
+
+
+def test_a_shared_win_is_settled_with_each_winner(client):
+    game = client.post("/games", data=SIX).headers["Location"]
+    hand = {
+        **hand_form(
+            {"natural_canastas": 2, "went_out": "y", "count": 0},
+            {"natural_canastas": 2, "count": 100},
+        ),
+        "s2-count_mode": "number",
+        "s2-count_sign": "-",
+        "s2-count": "300",
+        "s2-has_melded": "no",
+    }
+    response = client.post(f"{game}/hands", data=hand)
+    assert response.status_code == 303, text(response)
+    # Us 2 x 500 + out 100 = 1,100; Them 2 x 500 + 100 = 1,100; Others -300. Tied at the top on 1,100: shared.
+    page = text(client.get(game, query_string={"stake": "2"}))
+    assert "Us and Them share the win: each losing side pays each of them." in page
+    # 1,100 - (-300) = 1,400 behind each winner, rounds to 1,000: 1 x 2 = 2 to each
+    assert "Others pay Us 2 (1,400 rounds to 1,000 \u2192 1 \u00d7 2)" in page
+    assert "Others pay Them 2 (1,400 rounds to 1,000 \u2192 1 \u00d7 2)" in page
+    assert "Us pay" not in page and "Them pay" not in page
+
+
+def test_two_sides_sharing_the_win_pay_nothing(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000", "tie": "shared"}).headers["Location"]
+    hand = hand_form({"natural_canastas": 2, "went_out": "y", "count": 0}, {"natural_canastas": 2, "count": 100})
+    assert client.post(f"{game}/hands", data=hand).status_code == 303
+    # Us 2 x 500 + out 100 = 1,100; Them 2 x 500 + 100 = 1,100: level at the top, the win shared.
+    page = text(client.get(game, query_string={"stake": "2", "per_special": "1"}))
+    assert "Us and Them share the win: nobody pays." in page
+    assert " pay Us " not in page and " pay Them " not in page
+
+
+@pytest.mark.parametrize(
+    ("totals", "winners", "specials", "payments", "debts"),
+    [
+        # Three sides, two sharing the win on 6,000: 2,400 is 3,600 behind each, rounds to 4,000: 4 to each.
+        ((6000, 6000, 2400), (0, 1), (0, 0, 0), (0, 0, 8), [(2, 0, 4), (2, 1, 4)]),
+        # The same with specials at 1 each: winner 0 made 2, winner 1 none, the loser 1:
+        # to side 0: 4 + (2 - 1) = 5; to side 1: 4 + (0 - 1) = 3.
+        ((6000, 6000, 2400), (0, 1), (2, 0, 1), (0, 0, 8), [(2, 0, 5), (2, 1, 3)]),
+        # Two sides sharing: nobody pays, specials or not.
+        ((8600, 8600), (0, 1), (3, 0), (0, 0), []),
+        # went_out: tied on 5,000, side 1 went out and wins; side 0 is 0 behind: it pays only for specials,
+        # side 1 made one more: 0 x 1 + (1 - 0) x 1 = 1.
+        ((5000, 5000), (1,), (0, 1), (1, 0), [(0, 1, 1)]),
+    ],
+)
+def test_settling_up_a_shared_win(totals, winners, specials, payments, debts):
+    settlement = rules.settle_up(rules.PRESETS["classic"].rules, totals, 1, 1, specials, winners=winners)
+    assert settlement.payments == payments
+    assert [(d.payer, d.payee, d.amount) for d in settlement.debts] == debts
+    assert settlement.winner == (winners[0] if len(winners) == 1 else None)
+
+
+def test_each_table_rule_s_meaning_is_read_with_its_field(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert re.search(
+        r'id="value_natural_canasta"[^>]*aria-describedby="value_natural_canasta-hint value_natural_canasta-error"',
+        page,
+    )
+    assert (
+        '<p class="hint rule-hint" id="value_natural_canasta-hint">Seven or more of a kind, no wild cards.</p>' in page
+    )
+    assert re.search(r'<select[^>]*aria-describedby="tie-hint tie-error"[^>]*id="tie"', page) or re.search(
+        r'<select[^>]*id="tie"[^>]*aria-describedby="tie-hint tie-error"', page
+    )
+    # The groups of table rules have their own class; the special hands keep theirs.
+    assert '<details class="rule-group" id="rules-canastas"' in page
+    assert '<details class="rule-group special-hands"' not in page

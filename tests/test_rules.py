@@ -1823,6 +1823,8 @@ HOUSE_RULES = [
     ("modern", {"threes": [0, 200, 400, 600, 1200]}, E(red_threes=2, natural_canastas=2), 1300, 1400),
     # all eight 3s: 1,000 + 1,000 by the schedule, or 3,000 flat; + two naturals 1,000.
     ("modern", {"all_eight_threes": 3000}, E(red_threes=4, black_threes=4, natural_canastas=2), 3000, 4000),
+    # wca without its 3,000 for all eight: each colour by the schedule again, 1,000 + 1,000, + 1,000.
+    ("wca", {"all_eight_threes": None}, E(red_threes=4, black_threes=4, natural_canastas=2), 4000, 3000),
     # classic: 2 red 3s at 100 each or 50 each, + a natural 500.
     ("classic", {"red_threes": {"each": 50}}, E(red_threes=2, natural_canastas=1), 700, 600),
     ("classic", {"red_threes": {"all_four": 1000}}, E(red_threes=4, natural_canastas=1), 1300, 1500),

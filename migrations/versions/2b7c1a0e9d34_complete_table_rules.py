@@ -5,9 +5,13 @@ special hands); every other value came from the preset in the code. Now a game k
 every value, so that changing a preset never changes a stored game. This fills them in
 for the games already stored, from the preset values they were played with: the presets
 as they stood before this revision, written out here so that later changes to the code
-never change what this migration does. (One difference cannot be kept: a cla game charged
-5, not 100, for a 3 drawn as the last card; such games now charge the 100 of any 3 left
-in hand.)
+never change what this migration does. (One difference cannot be kept: an older cla game
+charged 100 for each 3 left in hand but 5 for one that was the last card of the stock, and
+complete rules have no value of their own for that card; such a hand now charges the 100 of
+any 3 left in hand, 95 more: two 3s in hand, one drawn last, cost 200 instead of 105.
+This concerns only games stored before this revision, which keep the 100 per 3 they were
+played with: the cla preset as corrected since has no penalty for a 3 in hand at all, it is a
+card worth 5 in the Count, the last-drawn one included; see docs/rules.md section 3.)
 
 Revision ID: 2b7c1a0e9d34
 Revises: 6f135fe7c877
