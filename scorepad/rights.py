@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import abort, current_app, request, session
 from sqlalchemy import delete, select, update
@@ -24,6 +25,8 @@ from .models import GameRecord, GameRight, db
 
 CREATED = "created"  # the device that started or restored the game
 LINK = "link"  # a device that came in through the handover link
+TOKEN = "token"  # a device that came in with the game's edit token (the API's scoresheet link): a scorekeeper
+SCOREKEEPERS = (CREATED, TOKEN)
 
 
 def _hash(key: str) -> str:
@@ -57,10 +60,42 @@ def _adopt_legacy_tokens(device: str) -> None:
             grant(stored.id, CREATED, device=device)
 
 
+# What the scorekeeper is shown of a device: the browser and the kind of phone or computer, in the words on
+# its box ("Chrome on Android"), read from its User-Agent. The first match wins: Edge and Samsung Internet
+# also call themselves Chrome and Safari, and Chrome on iPhone calls itself Safari.
+BROWSERS = (
+    ("Edg", "Edge"),
+    ("SamsungBrowser", "Samsung Internet"),
+    ("OPR", "Opera"),
+    ("Firefox", "Firefox"),
+    ("FxiOS", "Firefox"),
+    ("CriOS", "Chrome"),
+    ("Chrome", "Chrome"),
+    ("Safari", "Safari"),
+)
+SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "Mac"),
+    ("CrOS", "Chromebook"),
+    ("Linux", "Linux"),
+)
+
+
+def describe_browser(agent: str) -> str:
+    """A browser as a person names it, like "Chrome on Android", from its User-Agent ("A browser" if unknown)."""
+    browser = next((name for mark, name in BROWSERS if re.search(rf"\b{mark}/", agent)), None)
+    system = next((name for mark, name in SYSTEMS if mark in agent), None)
+    if system:
+        return f"{browser or 'A browser'} on {system}"
+    return browser or "A browser"
+
+
 def _label() -> str:
-    """What the scorekeeper is shown of a device: its browser's own description, cut short."""
-    agent = request.user_agent.string or "a browser"
-    return agent[:80]
+    """What the scorekeeper is shown of this device."""
+    return describe_browser(request.user_agent.string or "")[:80]
 
 
 def grant(game_id: str, via: str, device: str | None = None) -> None:
@@ -76,10 +111,37 @@ def grant(game_id: str, via: str, device: str | None = None) -> None:
     db.session.commit()
 
 
-def can_edit(stored: store.Stored) -> bool:
-    """Whether this browser may change the game."""
+TOUCH_EVERY = timedelta(minutes=5)  # "last used", to within a few minutes: no write on every page a keeper reads
+
+
+def _right(stored: store.Stored) -> GameRight | None:
+    """This browser's right to change the game, if it has one."""
     device = device_hash(create=False)
-    return device is not None and db.session.get(GameRight, (device, stored.id)) is not None
+    return None if device is None else db.session.get(GameRight, (device, stored.id))
+
+
+def can_edit(stored: store.Stored) -> bool:
+    """Whether this browser may change the game (and when it last did so, for the scorekeeper's list)."""
+    right = _right(stored)
+    if right is None:
+        return False
+    now = datetime.now(UTC)
+    last = store.utc(right.last_used_at)
+    if now - last > TOUCH_EVERY:
+        # Written past the ORM: a hand form open meanwhile must not see the game change.
+        db.session.execute(
+            update(GameRight)
+            .where(GameRight.device_hash == right.device_hash, GameRight.game_id == right.game_id)
+            .values(last_used_at=now)
+        )
+        db.session.commit()
+    return True
+
+
+def is_scorekeeper(stored: store.Stored) -> bool:
+    """Whether this browser started (or restored) the game: only it manages the handover link or deletes the game."""
+    right = _right(stored)
+    return right is not None and right.via in SCOREKEEPERS
 
 
 def editable_or_403(stored: store.Stored, message: str) -> store.Stored:
@@ -97,6 +159,33 @@ def kept_game_ids() -> list[str]:
     return list(db.session.scalars(select(GameRight.game_id).where(GameRight.device_hash == device)))
 
 
+def holders(stored: store.Stored) -> list[GameRight]:
+    """The other devices that came in through a link (the handover link, or the edit token's), first come first."""
+    return list(
+        db.session.scalars(
+            select(GameRight)
+            .where(
+                GameRight.game_id == stored.id,
+                GameRight.via.in_((LINK, TOKEN)),
+                GameRight.device_hash != (device_hash(create=False) or ""),
+            )
+            .order_by(GameRight.created_at, GameRight.device_hash)
+        )
+    )
+
+
+def claim(stored: store.Stored, key: str) -> str | None:
+    """Give this device the rights a key brings: the game's edit token (the API's link) makes it a scorekeeper,
+    the handover key a keeper through the link. Returns how it came in (TOKEN or LINK), or None for a wrong key."""
+    if store.token_matches(stored, key):
+        grant(stored.id, TOKEN)
+        return TOKEN
+    if handover_key_matches(stored, key):
+        grant(stored.id, LINK)
+        return LINK
+    return None
+
+
 def handover_key(stored: store.Stored) -> str:
     """The key of the game's handover link ("keep score on another phone"), as of its handover generation."""
     message = f"handover:{stored.id}:{stored.record.handover_generation}".encode()
@@ -110,12 +199,39 @@ def handover_key_matches(stored: store.Stored, key: str | None) -> bool:
 
 
 def revoke_handover(stored: store.Stored) -> None:
-    """Make a new handover key: old links stop working and every device that came in through one loses its rights."""
+    """Make a new handover key and a new edit token: old links (and an older Scorepad's links, which carried the
+    edit token) stop working, and every other device that came in through one loses its rights. The device
+    that started the game, and the one asking, keep theirs."""
     # Not a change to the game itself: its version (and so every open hand form) stays as it is.
     db.session.execute(
         update(GameRecord)
         .where(GameRecord.id == stored.id)
-        .values(handover_generation=GameRecord.handover_generation + 1)
+        .values(
+            handover_generation=GameRecord.handover_generation + 1,
+            edit_token_hash=store.token_hash(secrets.token_urlsafe(24)),  # nobody is told it: the old one dies
+        )
     )
-    db.session.execute(delete(GameRight).where(GameRight.game_id == stored.id, GameRight.via == LINK))
+    db.session.execute(
+        delete(GameRight).where(
+            GameRight.game_id == stored.id,
+            GameRight.via.in_((LINK, TOKEN)),
+            GameRight.device_hash != (device_hash(create=False) or ""),
+        )
+    )
     db.session.commit()
+
+
+def kept_games() -> list:
+    """Every game this device may change, newest first: rows of (id, created_at, sides, via), read without
+    loading or scoring a game (history pages them and searches their names)."""
+    device = device_hash(create=False)
+    if device is None:
+        return []
+    return list(
+        db.session.execute(
+            select(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via)
+            .join(GameRight, GameRight.game_id == GameRecord.id)
+            .where(GameRight.device_hash == device)
+            .order_by(GameRecord.created_at.desc(), GameRecord.id)
+        )
+    )

@@ -1,0 +1,191 @@
+"""The scorekeeper's history: every game this device keeps, its players' statistics, one file of them all, and
+deleting a whole game."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from . import document, rights, rulesets, store
+from .models import GameRecord, db
+from .security import refuse_cross_site_posts
+
+bp = Blueprint("history", __name__)
+bp.before_request(refuse_cross_site_posts)
+
+PAGE_SIZE = 50  # games on one page of the history: a phone scrolls it easily, the server scores only these
+
+
+def _matches(sides: list, search: str) -> bool:
+    """Whether a game's sides hold a player (or a side) whose name contains `search`, case aside."""
+    wanted = search.casefold()
+    return any(wanted in name.casefold() for side in sides for name in [side.get("name", ""), *side.get("players", [])])
+
+
+def _page_number() -> int:
+    page = request.args.get("page", 1, type=int)
+    return page if page and page > 0 else 1
+
+
+@bp.get("/history")
+def history():
+    """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
+    search = (request.args.get("q") or "").strip()[:100]
+    kept = rights.kept_games()
+    found = [row for row in kept if _matches(row.sides, search)] if search else kept
+    pages = max(1, -(-len(found) // PAGE_SIZE))
+    page = min(_page_number(), pages)
+    shown = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    # Only this page's games are loaded and their figures read.
+    by_id = {stored.id: stored for stored in store.load_games([row.id for row in shown])}
+    games = [(by_id[row.id], row.via) for row in shown if row.id in by_id]
+    return render_template(
+        "history/list.html",
+        search=search,
+        total=len(kept),
+        found=len(found),
+        page=page,
+        pages=pages,
+        first=(page - 1) * PAGE_SIZE + 1,
+        in_progress=[(stored, via) for stored, via in games if not stored.score.finished],
+        finished=[(stored, via) for stored, via in games if stored.score.finished],
+    )
+
+
+# --- Statistics per player ----------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStatistics:
+    """One player's figures across this device's games (their side's, for the hands and specials)."""
+
+    name: str
+    played: int = 0
+    won: int = 0
+    hands: int = 0
+    points: int = 0
+    sevens: int = 0
+    aces: int = 0
+    wild: int = 0
+    special_hands: int = 0
+
+    @property
+    def average_hand(self) -> int | None:
+        """Points per hand for the player's side, to the nearest point (None before any hand)."""
+        if not self.hands:
+            return None
+        return int((self.points / self.hands) + (0.5 if self.points >= 0 else -0.5))
+
+
+def player_statistics(games: list[store.Stored]) -> list[PlayerStatistics]:
+    """Each player's statistics over these games, by name (Ann and ann are one player), most games first.
+
+    Played: every game the player sat in, finished or not. Won: finished games whose winners include the
+    player's side (a shared win counts). Average hand: the side's points over all its hands (its totals, since
+    a total is the sum of its hands). Special canastas and special hands: those the player's side made."""
+    players: dict[str, PlayerStatistics] = {}
+    for stored in games:  # newest first: the latest spelling of a name is the one shown
+        score, table = stored.score, stored.game.table
+        for i, side in enumerate(table.sides):
+            entries = [hand.sides[i] for hand in stored.game.hands]
+            for name in side.players:
+                player = players.setdefault(name.casefold(), PlayerStatistics(name))
+                player.played += 1
+                player.won += int(score.finished and i in score.winners)
+                player.hands += len(entries)
+                player.points += score.totals[i]
+                player.sevens += sum(entry.sevens_canasta for entry in entries)
+                player.aces += sum(entry.aces_canasta for entry in entries)
+                player.wild += sum(entry.wild_canasta is not None for entry in entries)
+                player.special_hands += sum(entry.special_hand is not None for entry in entries)
+    return sorted(players.values(), key=lambda p: (-p.played, -p.won, p.name.casefold()))
+
+
+def _all_kept_games() -> list[store.Stored]:
+    """Every game this device keeps, newest first, with their hands read in one go."""
+    ids = [row.id for row in rights.kept_games()]
+    if not ids:
+        return []
+    records = db.session.scalars(
+        select(GameRecord)
+        .where(GameRecord.id.in_(ids))
+        .options(selectinload(GameRecord.hands))
+        .order_by(GameRecord.created_at.desc(), GameRecord.id)
+    ).all()
+    return [store.Stored(record) for record in records]
+
+
+@bp.get("/history/statistics")
+def statistics():
+    """Each player's games played and won, average hand, special canastas and special hands, across this
+    device's games."""
+    games = _all_kept_games()
+    return render_template("history/statistics.html", players=player_statistics(games), games=len(games))
+
+
+# --- One file of every game ---------------------------------------------------------------------
+
+
+def saved_rule_sets() -> list[dict]:
+    """The rule sets saved on this device, for the file of all games (docs/api.md, "rule_sets"); restoring the
+    file hands them to games.restore_rule_sets."""
+    return rulesets.export_json(rights.device_hash(create=False))
+
+
+@bp.get("/history/export.json")
+def export_all():
+    """Every game this device keeps in one file (docs/api.md), to keep or to restore on another phone."""
+    documents = [stored.document() for stored in _all_kept_games()]
+    body = json.dumps(document.games_file(documents, saved_rule_sets()), ensure_ascii=False, separators=(",", ":"))
+    day = datetime.now(UTC).strftime("%Y-%m-%d")
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="scorepad-games-{day}.json"',
+            "Cache-Control": "no-store",  # this device's games: not for a shared cache
+        },
+    )
+
+
+# --- Deleting a whole game ----------------------------------------------------------------------
+
+
+def _deletable(game_id: str) -> store.Stored:
+    """The game, if this browser started or restored it; otherwise 403 (404 for no game)."""
+    try:
+        stored = store.load_game(game_id)
+    except store.GameNotFound:
+        abort(404, "There is no game at this address: it may have been deleted already.")
+    if not rights.is_scorekeeper(stored):
+        abort(
+            403,
+            "Only the phone that started this game (or restored it) can delete it. Nothing was deleted.",
+        )
+    return stored
+
+
+@bp.get("/games/<game_id>/delete")
+def confirm_delete_game(game_id: str):
+    """Ask before deleting a whole game, saying what goes with it."""
+    stored = _deletable(game_id)
+    return render_template("history/delete.html", stored=stored, holders=len(rights.holders(stored)))
+
+
+@bp.post("/games/<game_id>/delete")
+def delete_game(game_id: str):
+    """Delete a whole game, its hands and everyone's rights to it; back to the history."""
+    stored = _deletable(game_id)
+    title = " v ".join(side.name for side in stored.game.table.sides)
+    try:
+        store.delete_game(stored)
+    except store.EditConflict:
+        flash("The game changed on another phone at the same moment: nothing was deleted. Try again.", "error")
+        return redirect(url_for("history.confirm_delete_game", game_id=game_id), 303)
+    flash(f"Game deleted: {title}.", "success")
+    return redirect(url_for("history.history"), 303)
