@@ -1,0 +1,189 @@
+"""Sending less: static files pre-compressed and kept for good, pages and JSON compressed, and a game's
+revision as the ETag of what is made from it, so an unchanged game is answered 304 without scoring it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from flask import Flask, Response, current_app, request, session
+from flask_compress import Compress
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from werkzeug.datastructures import ETags
+from whitenoise import WhiteNoise
+from whitenoise.compress import Compressor
+
+compress = Compress()
+
+# What Flask-Compress compresses (pages, fragments, JSON, CSV, the service worker and the manifest):
+# brotli where the browser takes it (every current one does), else gzip.
+COMPRESS_CONFIG = {
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_BR_LEVEL": 5,  # about 1 ms for a 20 KB page; higher levels cost more than they save per request
+    "COMPRESS_LEVEL": 6,
+    "COMPRESS_MIN_SIZE": 500,  # below one packet, compressing saves nothing
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "text/css",
+        "text/csv",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "image/svg+xml",
+    ],
+}
+
+# Cache-Control of a static file asked for without its current content hash (?v=): the browser asks again each
+# time (a 304 when unchanged), so a deploy is never paired with an old copy.
+UNVERSIONED = "no-cache"
+
+
+class StaticFiles(WhiteNoise):
+    """WhiteNoise for static/: each file read and compressed (brotli and gzip) once at start, served
+    `immutable` when the URL carries its current content hash (url_for adds ?v=<hash>), else `no-cache`."""
+
+    def __init__(self, application, root: Path, prefix: str, versions: dict[str, str]):
+        self.versions = versions
+        self.prefix = "/" + prefix.strip("/") + "/"
+        super().__init__(application, root=str(root), prefix=prefix, immutable_file_test=lambda path, url: True)
+
+    def serve(self, static_file, environ, start_response):
+        """Serve as WhiteNoise does, but a URL without the file's current ?v= is not kept for good."""
+        path = environ.get("PATH_INFO", "")[len(self.prefix) :]
+        asked = parse_qs(environ.get("QUERY_STRING", "")).get("v", [None])[0]
+        if asked is not None and asked == self.versions.get(path):
+            return super().serve(static_file, environ, start_response)
+
+        def revalidate(status, headers, exc_info=None):
+            headers = [(k, UNVERSIONED if k.lower() == "cache-control" else v) for k, v in headers]
+            return start_response(status, headers, exc_info)
+
+        return super().serve(static_file, environ, revalidate)
+
+
+def compressed_copy(static_folder: Path, versions: dict[str, str], instance_path: str) -> Path:
+    """A copy of static/ with a .br and a .gz beside each text file, made once per content (several workers
+    starting at once each build their own and the first to finish is used by all)."""
+    digest = hashlib.sha256("".join(f"{k}={v};" for k, v in sorted(versions.items())).encode()).hexdigest()[:12]
+    parent = Path(instance_path) / "static-compressed"
+    target = parent / digest
+    if target.is_dir():
+        return target
+    parent.mkdir(parents=True, exist_ok=True)
+    draft = Path(tempfile.mkdtemp(prefix=f".{digest}.", dir=parent))
+    try:
+        shutil.copytree(static_folder, draft, dirs_exist_ok=True)
+        compressor = Compressor(quiet=True)
+        for name in versions:
+            if compressor.should_compress(name):
+                for _ in compressor.compress(str(draft / name)):
+                    pass
+        os.rename(draft, target)
+    except OSError:
+        if not target.is_dir():  # not another worker's win: a real failure
+            raise
+    finally:
+        shutil.rmtree(draft, ignore_errors=True)
+    return target
+
+
+def quick_sqlite_commits(dbapi_connection, connection_record) -> None:
+    """SQLite only: write-ahead logging, so a commit appends to the log without waiting for the disk twice
+    (synchronous=NORMAL: safe against a crash of the app; a power cut may lose the last commits, never the
+    file), and readers never wait for a writer. Without it a saved hand waited ~30 ms on the disk."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+def init_app(app: Flask) -> None:
+    """Compress dynamic answers and serve static/ through WhiteNoise (call after STATIC_VERSIONS is set)."""
+    if not event.contains(Engine, "connect", quick_sqlite_commits):
+        event.listen(Engine, "connect", quick_sqlite_commits)
+    for key, value in COMPRESS_CONFIG.items():
+        app.config.setdefault(key, value)
+    compress.init_app(app)
+    versions = app.config["STATIC_VERSIONS"]
+    app.config["BUILD_ID"] = build_id(versions, Path(app.template_folder))
+    root = compressed_copy(Path(app.static_folder), versions, app.instance_path)
+    app.wsgi_app = StaticFiles(app.wsgi_app, root, app.static_url_path, versions)
+
+
+# --- ETags from a game's revision ------------------------------------------------------------------
+
+
+def build_id(static_versions: dict[str, str], templates: Path) -> str:
+    """A short hash of what makes a page besides its game: static files, templates and the kept figures' format.
+    Every page's ETag carries it, so a new deploy is never answered 304 with a page the old one made."""
+    from .store import FIGURES_FORMAT
+
+    digest = hashlib.sha256(repr((sorted(static_versions.items()), FIGURES_FORMAT)).encode())
+    for path in sorted(templates.rglob("*")):
+        if path.is_file():
+            digest.update(path.as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:8]
+
+
+# What a page's answer depends on besides its address and the game's revision: htmx's headers (page or
+# fragment, web.render) and the session cookie (whether this phone may change the game).
+PAGE_VARY = ("HX-Request", "HX-Target", "HX-Boosted", "HX-History-Restore-Request", "Cookie")
+
+
+def page_tag(version: int, *variant: object) -> str | None:
+    """The weak ETag of a page made from this revision of a game for one variant of it (editable or not, and
+    whatever else the page shows that is not the game's), or None for a page that must not be reused: one
+    with a message shown once."""
+    if session.get("_flashes"):
+        return None
+    fragment = bool(request.headers.get("HX-Request")) and not request.headers.get("HX-Boosted")
+    key = repr((current_app.config["BUILD_ID"], fragment, request.headers.get("HX-Target"), *variant)).encode()
+    return f"{version}-{hashlib.sha256(key).hexdigest()[:12]}"
+
+
+def unchanged(tag: str) -> bool:
+    """Whether the request's If-None-Match already names this tag."""
+    return request.if_none_match.contains_weak(tag)
+
+
+def revision_match(version: int) -> str | None:
+    """The tag in If-None-Match naming this revision of a game, as the API's ETag gives it: the revision, with
+    the suffix compression adds to a strong ETag (`3`, `3:br`, `3:gzip`); None if there is none."""
+    for tag in request.if_none_match.as_set(include_weak=True):
+        if tag.split(":", 1)[0] == str(version):
+            return tag
+    return None
+
+
+def names_revision(etags: ETags, version: int) -> bool:
+    """Whether If-Match names this revision of a game, as the API's ETag gives it: `"7"`, or `"7:br"` and
+    `"7:gzip"` as compression marks it (a strong ETag names one encoding of the answer)."""
+    return etags.star_tag or any(tag.split(":", 1)[0] == str(version) for tag in etags.as_set())
+
+
+def not_modified(tag: str, vary: Iterable[str] = (), weak: bool = True) -> Response:
+    """304 for a copy the browser already has."""
+    response = Response(status=304)
+    response.set_etag(tag, weak=weak)
+    response.vary.update(vary)
+    return response
+
+
+def tagged(response: Response, tag: str | None, vary: Iterable[str] = PAGE_VARY) -> Response:
+    """A page with its ETag; the browser checks it again before each use (no-cache), at the cost of a 304.
+    Private: it may differ from one phone to another."""
+    response.vary.update(vary)
+    if tag is not None:
+        response.set_etag(tag, weak=True)
+        response.cache_control.no_cache = True
+        response.cache_control.private = True
+    return response

@@ -1,0 +1,277 @@
+"""Sending less and paying once per change: compression, static files kept for good, ETags from the game's
+revision, and a game's figures kept with it until its next change."""
+
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+
+from scorepad import document, rules
+from scorepad.models import GameRecord, db
+
+from .conftest import game_document
+
+# Hands of a modern game whose figures are worked out by hand (docs/rules.md §3):
+# Us: two natural canastas 1,000 + going out 100 = Base 1,100, Count 200: 1,300.
+# Them: one mixed canasta 300, Count 50: 350.
+FIRST = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
+# Us: one mixed canasta 300, Count 95: 395.
+# Them: one red 3 with two canastas +100, natural 500 + mixed 300, going out 100 = Base 1,000, Count 120: 1,120.
+SECOND = {
+    "sides": [
+        {"mixed_canastas": 1, "count": 95},
+        {"red_threes": 1, "natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 120},
+    ]
+}
+# FIRST with a Count of 300 for Us: 1,100 + 300 = 1,400.
+FIRST_CORRECTED = {
+    "sides": [{"natural_canastas": 2, "went_out": True, "count": 300}, {"mixed_canastas": 1, "count": 50}]
+}
+
+
+@pytest.fixture
+def api_game(client):
+    """A modern game made through the API: (id, auth headers)."""
+    body = client.post("/api/games", json=game_document()).get_json()
+    return body["id"], {"Authorization": f"Bearer {body['edit_token']}"}
+
+
+@pytest.fixture
+def scorings(monkeypatch):
+    """How many times the whole game is scored (rules.score_game) from here on."""
+    calls = []
+    real = rules.score_game
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "score_game", counting)
+    return calls
+
+
+def _totals_row(doc: dict) -> list:
+    return [[side["result"]["total"] for side in hand["sides"]] for hand in doc["hands"]]
+
+
+# --- Compression -----------------------------------------------------------------------------------
+
+
+def test_pages_and_json_are_compressed_with_brotli_or_gzip(client, api_game):
+    game_id, _ = api_game
+    plain = client.get(f"/api/games/{game_id}")
+    assert "Content-Encoding" not in plain.headers  # a client that takes no compression gets none
+
+    br = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert br.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(br.data) == plain.data
+    assert "Accept-Encoding" in br.headers["Vary"]
+
+    page = client.get(f"/games/{game_id}/rules", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert b"</html>" in gzip.decompress(page.data)
+
+
+def test_static_files_are_precompressed_and_kept_for_good_at_their_hashed_address(app, client):
+    version = app.config["STATIC_VERSIONS"]["js/htmx-2.0.11.min.js"]
+    url = f"/static/js/htmx-2.0.11.min.js?v={version}"
+    plain = client.get(url, buffered=True)
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    cache = plain.headers["Cache-Control"]
+    assert "immutable" in cache and "max-age=315360000" in cache
+
+    br = client.get(url, headers={"Accept-Encoding": "br, gzip"}, buffered=True)
+    assert br.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(br.data) == plain.data
+    assert len(br.data) < len(plain.data) / 3
+    gz = client.get(url, headers={"Accept-Encoding": "gzip"}, buffered=True)
+    assert gz.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(gz.data) == plain.data
+
+
+def test_a_static_file_without_its_current_hash_is_checked_again_each_time(app, client):
+    for url in ("/static/css/scorepad.css", "/static/css/scorepad.css?v=0ld0ld0ld0ld"):
+        response = client.get(url, buffered=True)
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert "immutable" not in response.headers["Cache-Control"]
+
+
+def test_pages_link_static_files_by_their_hash(app, client):
+    page = client.get("/").get_data(as_text=True)
+    version = app.config["STATIC_VERSIONS"]["css/scorepad.css"]
+    assert f"/static/css/scorepad.css?v={version}" in page
+
+
+def test_the_service_worker_is_never_kept_for_good(client):
+    response = client.get("/sw.js", headers={"Accept-Encoding": "br"})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["Content-Encoding"] == "br"
+    assert b"addEventListener" in brotli.decompress(response.data)
+
+
+# --- ETags from the game's revision ------------------------------------------------------------------
+
+
+def test_an_unchanged_game_page_is_answered_304_without_scoring(client, scorings):
+    game_id = client.post("/api/games", json=game_document(hands=[FIRST])).get_json()["id"]
+    first = client.get(f"/games/{game_id}")
+    assert first.status_code == 200
+    tag = first.headers["ETag"]
+    assert tag.startswith('W/"')
+    assert {"Cookie", "HX-Request"} <= set(first.headers["Vary"].replace(" ", "").split(","))
+
+    scorings.clear()
+    again = client.get(f"/games/{game_id}", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == tag
+    assert scorings == []
+
+    # The fragment htmx asks for is another answer: another tag.
+    fragment = client.get(f"/games/{game_id}", headers={"HX-Request": "true", "HX-Target": "scoresheet"})
+    assert fragment.headers["ETag"] != tag
+
+
+def test_the_game_page_tag_follows_the_game(client, api_game):
+    game_id, headers = api_game
+    tag = client.get(f"/games/{game_id}").headers["ETag"]
+    assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+
+    changed = client.get(f"/games/{game_id}", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert "1,300" in changed.get_data(as_text=True)
+
+
+def test_json_get_carries_the_revision_and_answers_304(client, api_game, scorings):
+    game_id, headers = api_game
+    first = client.get(f"/api/games/{game_id}")
+    revision = first.get_json()["revision"]
+    assert first.headers["ETag"] == f'"{revision}"'
+
+    scorings.clear()
+    for tag in (f'"{revision}"', f'"{revision}:br"', f'"{revision}:gzip"', f'W/"{revision}"'):
+        again = client.get(f"/api/games/{game_id}", headers={"If-None-Match": tag})
+        assert again.status_code == 304, tag
+    assert scorings == []
+
+    compressed = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "br"})
+    assert compressed.headers["ETag"] == f'"{revision}:br"'
+    again = client.get(
+        f"/api/games/{game_id}", headers={"Accept-Encoding": "br", "If-None-Match": compressed.headers["ETag"]}
+    )
+    assert again.status_code == 304
+
+    client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers)
+    changed = client.get(f"/api/games/{game_id}", headers={"If-None-Match": f'"{revision}"'})
+    assert changed.status_code == 200
+    assert changed.get_json()["totals"] == [1300, 350]
+
+
+# --- Figures kept until the next change --------------------------------------------------------------
+
+
+def test_a_games_figures_are_reused_until_it_changes(client, api_game, scorings):
+    game_id, headers = api_game
+    scorings.clear()
+    # A new hand is scored alone, from the totals before it: the whole game is not scored again.
+    assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+    added = client.post(f"/api/games/{game_id}/hands", json=SECOND, headers={**headers, "Idempotency-Key": "k"})
+    assert added.status_code == 201
+    assert scorings == []
+
+    for _ in range(3):
+        doc = client.get(f"/api/games/{game_id}").get_json()
+        assert client.get(f"/games/{game_id}").status_code == 200
+        assert client.get(f"/games/{game_id}/export.csv").status_code == 200
+    assert scorings == []
+    assert _totals_row(doc) == [[1300, 350], [395, 1120]]
+    assert doc["totals"] == [1695, 1470]  # 1,300 + 395; 350 + 1,120
+    assert doc["min_count"] == [125, 125]  # both below 3,000
+    assert [hand["dealer"] for hand in doc["hands"]] == [0, 1]
+    assert doc["next_dealer"] == 2
+    assert added.get_json() == doc
+
+    # A corrected hand: the game is scored once, and every later figure follows.
+    corrected = client.put(f"/api/games/{game_id}/hands/0", json=FIRST_CORRECTED, headers=headers)
+    assert corrected.status_code == 200
+    assert len(scorings) == 1
+    doc = client.get(f"/api/games/{game_id}").get_json()
+    assert len(scorings) == 1
+    assert _totals_row(doc) == [[1400, 350], [395, 1120]]
+    assert doc["totals"] == [1795, 1470]
+    assert [[side["result"]["cumulative"] for side in hand["sides"]] for hand in doc["hands"]] == [
+        [1400, 350],
+        [1795, 1470],
+    ]
+
+    # A deleted hand: scored once again; the second hand is now the first, dealt by seat 0.
+    assert client.delete(f"/api/games/{game_id}/hands/0", headers=headers).status_code == 200
+    assert len(scorings) == 2
+    doc = client.get(f"/api/games/{game_id}").get_json()
+    assert len(scorings) == 2
+    assert doc["totals"] == [395, 1120]
+    assert [hand["dealer"] for hand in doc["hands"]] == [0]
+
+
+def test_a_game_stored_without_figures_is_scored_once_then_reused(client, app, api_game, scorings):
+    game_id, headers = api_game
+    client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers)
+    client.post(f"/api/games/{game_id}/hands", json=SECOND, headers=headers)
+    with app.app_context():  # as an older Scorepad left it: no figures kept
+        record = db.session.get(GameRecord, game_id)
+        record.figures = record.figures_version = None
+        db.session.commit()
+        version = record.version
+
+    scorings.clear()
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1695, 1470]
+    assert len(scorings) == 1
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1695, 1470]
+    assert len(scorings) == 1
+    with app.app_context():  # kept without changing the game's revision
+        record = db.session.get(GameRecord, game_id)
+        assert (record.version, record.figures_version) == (version, version)
+
+
+def test_figures_kept_by_an_older_format_are_worked_out_again(client, app, api_game, scorings):
+    game_id, headers = api_game
+    client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers)
+    with app.app_context():
+        record = db.session.get(GameRecord, game_id)
+        version = record.version
+        table = GameRecord.__table__
+        db.session.execute(table.update().where(table.c.id == game_id).values(figures={"format": 0, "totals": [1, 2]}))
+        db.session.commit()
+    scorings.clear()
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1300, 350]
+    assert len(scorings) == 1
+    with app.app_context():
+        assert db.session.get(GameRecord, game_id).version == version
+
+
+def test_the_next_hand_alone_gives_the_same_figures_as_the_whole_game():
+    game_rules = rules.make_rules("modern", target=1500)
+    table = rules.Table(sides=(rules.Side("Us", ("Ann", "Cy")), rules.Side("Them", ("Bo", "Dot"))), first_dealer=1)
+    first, second = document.hand_from_json(FIRST), document.hand_from_json(SECOND)
+    one = rules.score_game(game_rules, table, [first], check=False)
+    two = rules.score_next_hand(game_rules, table, one, second)
+    # 1,695 passes 1,500: Us win after hand 2; seat 1 dealt hand 1, seat 2 hand 2, seat 3 deals next.
+    assert two.totals == (1695, 1470) and two.winners == (0,) and two.finished and two.ended_after == 1
+    assert [h.dealer for h in two.hands] == [1, 2] and two.next_dealer == 3
+    assert two == rules.score_game(game_rules, table, [first, second], check=False)
+    assert rules.score_from_json(rules.score_json(two)) == two
+
+
+def test_if_match_takes_the_etag_as_compression_marks_it(client, api_game):
+    game_id, headers = api_game
+    client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers)
+    tag = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "br"}).headers["ETag"]
+    assert tag.endswith(':br"')
+    stale = client.put(f"/api/games/{game_id}/hands/0", json=FIRST_CORRECTED, headers={**headers, "If-Match": '"1:br"'})
+    assert stale.status_code == 412
+    put = client.put(f"/api/games/{game_id}/hands/0", json=FIRST_CORRECTED, headers={**headers, "If-Match": tag})
+    assert put.status_code == 200
+    assert put.get_json()["totals"] == [1400, 350]
