@@ -15,6 +15,9 @@ PRECACHE = (
     "css/scorepad.css",
     "js/htmx-2.0.11.min.js",
     "js/scorepad.js",
+    "js/early.js",
+    "js/offline.js",
+    "js/rules.js",  # the scoring rules in the browser, for hands entered offline
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
@@ -64,8 +67,22 @@ def manifest():
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, served from the root so that its scope covers every page."""
-    precache = [url_for("static", filename=name) for name in PRECACHE]
-    pages = [url_for("games.home"), url_for("games.show", game_id="GAME"), url_for("share.scoreboard", game_id="GAME")]
+    versions = current_app.config["STATIC_VERSIONS"]
+    precache = [url_for("static", filename=name) for name in PRECACHE if name in versions]
+    # A game can be started with no connection too: the new-game page and the scoresheet of a game
+    # started on the phone (filled by offline.js from IndexedDB) are on the phone from the start.
+    precache += [url_for("games.new_game"), url_for("pwa.offline_game")]
+    # The hand form for the next hand and the rules page are kept too: a hand can be entered offline
+    # (static/js/offline.js keeps it in a queue), and the table's rules read.
+    pages = [
+        url_for("games.home"),
+        url_for("games.show", game_id="GAME"),
+        url_for("share.scoreboard", game_id="GAME"),
+        url_for("games.new_hand", game_id="GAME"),
+        url_for("share.game_rules", game_id="GAME"),
+        url_for("games.new_game"),
+        url_for("pwa.offline_game"),
+    ]
     response = make_response(
         render_template(
             "sw.js",
@@ -86,3 +103,10 @@ def service_worker():
 def offline():
     """Shown when a page is asked for with no connection and no copy of it on the phone."""
     return render_template("offline.html")
+
+
+@bp.get("/offline/game")
+def offline_game():
+    """The scoresheet of a game started with no connection, kept on the phone: offline.js fills it from
+    IndexedDB (/offline/game#<the game's id on the phone>) until the game reaches the server."""
+    return render_template("offline_game.html")

@@ -4,8 +4,9 @@ const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
-// Pages worth keeping for reading offline: home, scoresheets and scoreboards. Never a form:
-// a hand typed into a stale form could not be saved anyway.
+// Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for
+// a game's next hand (a hand saved with no connection waits on the phone: static/js/offline.js). Never
+// the form that edits a stored hand: that needs the server.
 const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
 // On bad Wi-Fi, wait this long for the network before showing the copy on the phone.
 const NETWORK_TIMEOUT_MS = 4000;
@@ -21,24 +22,47 @@ self.addEventListener("install", (event) => {
     .then(() => self.skipWaiting()));
 });
 
+// An update never strands a hand. Hands waiting to be sent live in IndexedDB ("scorepad-offline", a
+// name that never changes), which no version of this worker touches: a new worker may take over at once
+// and the pages it serves read the same queue. What it would lose is the pages kept for offline, so
+// they are carried over from the older caches before those are deleted: a phone that updates and then
+// loses its connection can still open its scoresheet and enter the waiting hands' successors.
+function carryPagesOver(oldNames) {
+  return caches.open(CACHE_NAME).then((cache) => Promise.all(oldNames.map((name) => caches.open(name)
+    .then((old) => old.keys().then((requests) => Promise.all(requests
+      .filter((request) => keepsPage(new URL(request.url)))
+      .map((request) => cache.match(request).then((have) => have || old.match(request)
+        .then((response) => response && cache.put(request, response))))))))));
+}
+
 self.addEventListener("activate", (event) => {
   // Delete only this app's older caches; other apps on the same origin keep theirs.
   event.waitUntil(
     caches.keys()
-      .then((names) => Promise.all(names
-        .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME)
-        .map((name) => caches.delete(name))))
+      .then((names) => names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME))
+      .then((old) => carryPagesOver(old).catch(() => {}).then(() => Promise.all(old.map((name) => caches.delete(name)))))
       .then(() => self.clients.claim())
   );
 });
 
+// Background Sync, where the browser has it: the open pages send the queue (offline.js). It is never
+// the only way: the pages also send on load, on "online" and on a timer.
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "scorepad-sync") return;
+  event.waitUntil(self.clients.matchAll({ type: "window" })
+    .then((clients) => clients.forEach((client) => client.postMessage({ sync: true }))));
+});
+
+// Never an address with a key after "#" (the scorekeeper's link): the copy would be filed under it.
 function keepsPage(url) {
-  return PAGES_TO_KEEP.some((pattern) => pattern.test(url.pathname)) && !url.search;
+  return PAGES_TO_KEEP.some((pattern) => pattern.test(url.pathname)) && !url.search && !url.hash;
 }
 
 // Pages: network first, so figures are never stale when the Wi-Fi works. After a few seconds
 // without an answer, or with no connection, the last copy kept on the phone (then the offline page).
-function networkFirst(event, keep) {
+// `servable`: the copy may be shown, even where the address carries "#…" and is not kept under it (a waiting
+// hand opened to edit: /games/<id>/hands/new#waiting=…, offline.js).
+function networkFirst(event, keep, servable = keep) {
   const request = event.request;
   const network = fetch(request);
   if (keep) {
@@ -46,7 +70,7 @@ function networkFirst(event, keep) {
     // answer must still replace the copy (the event may no longer be extended by then).
     event.waitUntil(network.then((response) => keepPage(request, response)).catch(() => {}));
   }
-  const kept = () => (keep ? keptCopy(request) : Promise.resolve(undefined));
+  const kept = () => (servable ? keptCopy(request) : Promise.resolve(undefined));
   let timer;
   const slow = new Promise((resolve) => { timer = setTimeout(resolve, NETWORK_TIMEOUT_MS); }).then(kept);
   return Promise.race([network.catch(() => undefined), slow])
@@ -57,7 +81,7 @@ function networkFirst(event, keep) {
 
 // Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy).
 function keepPage(request, response) {
-  if (!response.ok) return undefined;
+  if (!response.ok || response.redirected) return undefined;  // a redirect's page is another address's
   const copy = response.clone();  // now, before the page reads the body
   return caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
 }
@@ -67,7 +91,9 @@ function keepPage(request, response) {
 // Wi-Fi it is online. So the worker, the only one that knows, says so in the page itself
 // (data-served="copy", read by scorepad.js) and in a header for whoever looks at the response.
 function keptCopy(request) {
-  return caches.match(request).then((kept) => kept && kept.text().then((body) => {
+  // By its address without "#…": a navigation to /games/<id>/hands/new#waiting=… (a waiting hand opened
+  // to edit, offline.js) is the same page.
+  return caches.match(request.url.split("#")[0]).then((kept) => kept && kept.text().then((body) => {
     const headers = new Headers(kept.headers);
     headers.delete("Content-Length");  // the body changes length
     headers.delete("Content-Encoding");  // and is already decoded
@@ -84,7 +110,9 @@ self.addEventListener("fetch", (event) => {
     return; // entries are saved by the server only; never answer a POST from a cache
   }
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(event, keepsPage(url)));
+    const page = new URL(url);
+    page.hash = "";
+    event.respondWith(networkFirst(event, keepsPage(url), keepsPage(page)));
     return;
   }
   if (url.pathname.startsWith(STATIC_PREFIX)) {
@@ -107,6 +135,7 @@ self.addEventListener("message", (event) => {
   const url = new URL(path, self.location.origin);
   if (url.origin !== self.location.origin || !keepsPage(url)) return;
   event.waitUntil(fetch(url, { credentials: "same-origin" })
-    .then((response) => response.ok && caches.open(CACHE_NAME).then((cache) => cache.put(url, response)))
+    .then((response) => response.ok && !response.redirected &&
+      caches.open(CACHE_NAME).then((cache) => cache.put(url, response)))
     .catch(() => {}));
 });

@@ -1,0 +1,157 @@
+"""The phone's queue of hands entered offline (static/js/offline.js), sent here once the connection is back.
+
+Each queued hand carries an Idempotency-Key, the game version it was entered against and the place it
+takes. It is stored exactly once: a retry after a lost answer gets the first answer again (the keys are
+remembered per game by `store.add_hand_once`). A hand that can no longer go where it was entered (the
+game changed or finished meanwhile, or the rules refuse it) is answered with the reason and the game as
+it is now, so the phone can show it to the scorekeeper to re-apply, fix or discard: never dropped.
+Rights are the device's own (rights.py), as for the pages; posts must come from Scorepad's own pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+
+from . import document, rights, security, store
+from .forms import NewGameForm, attach_problems
+from .games import starting_rules
+from .rules import RuleError
+
+bp = Blueprint("sync", __name__, url_prefix="/sync")
+bp.before_request(security.refuse_cross_site_posts)
+
+IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
+
+
+def _answer(outcome: str, stored: store.Stored, status: int, **extra: Any):
+    """Every answer carries the game as it now is, and its version, for the phone's next hand."""
+    body = {"outcome": outcome, "version": stored.record.version, "game": stored.document(), **extra}
+    return jsonify(body), status
+
+
+def _problem(status: int, message: str):
+    return jsonify({"outcome": "error", "reason": message}), status
+
+
+def _already_there(stored: store.Stored, position: int, data: Any) -> bool:
+    """Whether hand `position` is already exactly this hand: the hand form's own post got through
+    before the phone gave up waiting and queued it, so this hand is stored, not in conflict."""
+    if not 0 <= position < len(stored.game.hands) or not isinstance(data, dict):
+        return False
+    try:
+        sent = document.hand_json(document.hand_from_json(data))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    return sent == document.hand_json(stored.game.hands[position])
+
+
+def _created(stored: store.Stored, status: int, **extra: Any):
+    """A game started on the phone, as the server keeps it: its id, its scoresheet and its version."""
+    rights.grant(stored.id, rights.CREATED)
+    return _answer("created", stored, status, id=stored.id, show_url=url_for("games.show", game_id=stored.id), **extra)
+
+
+@bp.post("/games")
+def create_game():
+    """A game started with no connection: the new-game form's fields as they were entered (urlencoded),
+    with the Idempotency-Key the phone drew for it. The server reads them with the same form and rules as
+    the new-game page (games.create_game), so the game is the one the page would have started. The key
+    is remembered against the game it made: a retry after a lost answer gets that game again, never a
+    second one (a key is 128 random bits, so it names one game whatever game it is kept under)."""
+    key = request.headers.get("Idempotency-Key", "")
+    if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+        return _problem(400, "A game started offline needs its Idempotency-Key.")
+    device = rights.device_hash()
+    made = store.game_started_with(device, key)
+    if made is not None:
+        try:
+            stored = store.load_game(made)
+        except store.GameNotFound:
+            return _problem(404, "The game started with this key has been deleted from the server.")
+        current_app.logger.info("Idempotent replay of game %s started offline", stored.id)
+        return _created(stored, 200, replay=True)
+    form = NewGameForm(request.form)
+    form.fill_rules(starting_rules(form), only_unset=True)
+    if not form.validate():
+        errors = [f"{field.label.text}: {message}" for field in form for message in field.errors]
+        return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
+    try:
+        game = document.parse_document(form.document_json())
+    except RuleError as error:
+        leftovers = attach_problems(error.problems, form.field_for)
+        errors = [f"{field.label.text}: {message}" for field in form for message in field.errors] + leftovers
+        return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
+    stored, _token = store.create_game(game)
+    store.remember_start(stored.id, device, key)
+    current_app.logger.info("Game %s started offline reached the server", stored.id)
+    return _created(stored, 201)
+
+
+@bp.post("/games/<game_id>/hands")
+def add_hand(game_id: str):
+    """A hand from the phone's queue: {"hand": {"sides": [...]}, "base_version": n, "position": n}."""
+    try:
+        stored = store.load_game(game_id)
+    except store.GameNotFound:
+        return _problem(404, "There is no game with that id on the server.")
+    if not rights.can_edit(stored):
+        return _problem(403, "This phone can no longer change this game: open it again from its scorekeeper's link.")
+    key = request.headers.get("Idempotency-Key", "")
+    if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+        return _problem(400, "A queued hand needs its Idempotency-Key.")
+    previous = store.remembered_answer(stored, key)
+    if previous is not None:
+        # Stored on an earlier try whose answer was lost: stored once, answered as applied.
+        current_app.logger.info("Idempotent replay of a queued hand for game %s", game_id)
+        return _answer("applied", store.load_game(game_id), 200, replay=True)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
+        return _problem(400, 'A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
+    base_version, position, hand = body.get("base_version"), body.get("position"), body["hand"]
+    if not isinstance(base_version, int) or not isinstance(position, int):
+        return _problem(400, "A queued hand says which version of the game it was entered on, and its place.")
+    if base_version != stored.record.version or position != len(stored.game.hands):
+        if _already_there(stored, position, hand):
+            current_app.logger.info("Queued hand %d of game %s was already stored", position + 1, game_id)
+            return _answer("applied", stored, 200, replay=True)
+        current_app.logger.info(
+            "Queued hand %d of game %s conflicts: entered on version %s, the game is at version %s with %d hand(s)",
+            position + 1,
+            game_id,
+            base_version,
+            stored.record.version,
+            len(stored.game.hands),
+        )
+        reason = (
+            "The game is over: it finished on another phone while this hand waited."
+            if stored.score.finished
+            else f"The game changed while this hand waited (a hand was saved, changed or deleted on another "
+            f"phone): it now has {len(stored.game.hands)} hand(s). Check the scoresheet, then re-apply this "
+            f"hand as hand {len(stored.game.hands) + 1}, fix it, or discard it."
+        )
+        return _answer("conflict", stored, 409, reason=reason)
+    try:
+        status, _ = store.add_hand_once(stored, hand, key)
+    except store.GameFinished:
+        finished = "The game is over: no more hands can be added."
+        return _answer("conflict", store.load_game(game_id), 409, reason=finished)
+    except store.EditConflict:
+        return _answer(
+            "conflict",
+            store.load_game(game_id),
+            409,
+            reason="The game was changed on another phone at the same moment. Check the scoresheet and re-apply.",
+        )
+    except RuleError as error:
+        errors = document.errors_json(error)
+        current_app.logger.info(
+            "Refused queued hand %d of game %s: %s",
+            position + 1,
+            game_id,
+            "; ".join(f"{e['field']}: {e['message']}" for e in errors),
+        )
+        reason = " ".join(e["message"] for e in errors)
+        return _answer("refused", store.load_game(game_id), 422, reason=reason, errors=errors)
+    return _answer("applied", store.load_game(game_id), status)
