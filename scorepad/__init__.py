@@ -84,7 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
-    from . import api, errors, games, pwa, share, web
+    from . import api, errors, games, history, pwa, rulesets, share, sync, web
     from .extensions import htmx, migrate
     from .models import db
 
@@ -97,12 +97,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(sync.bp)
+    app.register_blueprint(rulesets.bp)
 
     app.json.sort_keys = False  # keep the document in the order docs/api.md gives
 
     # Static files are addressed with a hash of their content, so phones may cache them for good
     # and a new deploy can never pair new pages with an old stylesheet.
     app.config["STATIC_VERSIONS"] = static_versions(Path(app.static_folder))
+    from . import delivery
+
+    delivery.init_app(app)  # static/ pre-compressed and immutable (WhiteNoise); pages and JSON compressed
+    from . import security
+
+    security.init_app(app)  # last: headers on every answer, Secure cookies over https, rate limits (ASVS level 1)
 
     @app.url_defaults
     def version_static_urls(endpoint, values):

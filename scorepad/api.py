@@ -4,13 +4,28 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
-from . import document, store
+from . import delivery, document, store
 from .errors import error_json
 from .rules import RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
+# Two hands added at the same moment are both stored: the one that lost the race is checked again as the next
+# hand and stored after the other (docs/api.md). A game changing this often for one call is not a card table.
+APPEND_ATTEMPTS = 5
+
+
+@bp.before_request
+def require_json_body():
+    """A body sent to the API is JSON, declared so (415 otherwise): a page of another site can post a form as
+    text/plain without asking, but not as application/json."""
+    if request.method in ("POST", "PUT", "PATCH") and request.mimetype != "application/json":
+        abort(
+            415,
+            "Send the body as JSON, with the header Content-Type: application/json"
+            + (f" (this one was {request.mimetype})." if request.mimetype else "."),
+        )
 
 
 @bp.errorhandler(RuleError)
@@ -47,7 +62,36 @@ def finished(error):
 def conflict(error):
     """Someone else changed the game at the same moment: 409, try again."""
     current_app.logger.info("Edit conflict on %s %s", request.method, request.path)
+    if request.if_match:  # the game changed between the check of If-Match and the write
+        return stale_revision(error)
     return error_json(409, "The game was changed by someone else at the same moment. Reload it and try again.")
+
+
+class StaleRevision(Exception):
+    """If-Match names a revision the game has moved on from."""
+
+
+@bp.errorhandler(StaleRevision)
+def stale_revision(error):
+    """A PUT or DELETE for an older revision of the game: 412, nothing changed."""
+    current_app.logger.info("Stale If-Match on %s %s", request.method, request.path)
+    return error_json(
+        412,
+        "The game has changed since you read it (If-Match names an older revision): nothing was changed. "
+        "Read the game again, then send your change.",
+    )
+
+
+def _check_if_match(stored: store.Stored) -> None:
+    """A PUT or DELETE with If-Match: "<revision>" applies only to the game at that revision (412 otherwise)."""
+    if request.if_match and not delivery.names_revision(request.if_match, stored.record.version):
+        raise StaleRevision()
+
+
+def _with_etag(response, stored: store.Stored):
+    """The answer with the game's revision as its ETag (what If-Match names)."""
+    response.set_etag(str(stored.record.version))
+    return response
 
 
 def _json_body():
@@ -57,7 +101,8 @@ def _json_body():
 def links(game_id: str, token: str) -> dict:
     """Where the game can be seen, kept and exported."""
     return {
-        "scoresheet": url_for("games.show", game_id=game_id, key=token, _external=True),
+        # The key after "#": a browser never sends it to a server; the scoresheet's script claims it by POST.
+        "scoresheet": url_for("games.show", game_id=game_id, _anchor=f"key={token}", _external=True),
         "scoreboard": url_for("share.scoreboard", game_id=game_id, _external=True),
         "export_json": url_for("share.export_json", game_id=game_id, _external=True),
         "export_csv": url_for("share.export_csv", game_id=game_id, _external=True),
@@ -88,8 +133,15 @@ def create_game():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    """The game document with every output."""
-    return jsonify(store.load_game(game_id).document())
+    """The game document with every output; its ETag is the game's revision (docs/api.md)."""
+    revision = store.game_revision(game_id)
+    seen = delivery.revision_match(revision) if revision is not None else None
+    if seen is not None:  # the caller has this revision: 304 without reading or scoring the game
+        return delivery.not_modified(seen.split(":", 1)[0], weak=False)
+    stored = store.load_game(game_id)
+    response = jsonify(stored.document())
+    response.set_etag(str(stored.record.version))
+    return response
 
 
 @bp.post("/games/<game_id>/hands")
@@ -107,10 +159,24 @@ def add_hand(game_id: str):
             current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
             return jsonify(previous.body), previous.status
     data = _json_body()
-    if key:
-        status, body = store.add_hand_once(stored, data, key)
-        return jsonify(body), status
-    return jsonify(store.add_hand(stored, data).document()), 201
+    attempt = 1
+    while True:
+        try:
+            if key:
+                status, body = store.add_hand_once(stored, data, key)
+                response = jsonify(body)
+                if "revision" in body:  # an answer remembered before documents carried it has none
+                    response.set_etag(str(body["revision"]))
+                return response, status
+            changed = store.add_hand(stored, data)
+            return _with_etag(jsonify(changed.document()), changed), 201
+        except store.EditConflict:
+            if attempt == APPEND_ATTEMPTS:
+                raise
+            attempt += 1
+            # Another hand was stored first: this one is checked again as the hand after it.
+            current_app.logger.info("Hand for game %s to be stored after one added at the same moment", game_id)
+            stored = store.load_game(game_id)
 
 
 def _hand_number(stored: store.Stored, n: int) -> int:
@@ -123,13 +189,17 @@ def _hand_number(stored: store.Stored, n: int) -> int:
 def replace_hand(game_id: str, n: int):
     """Replace hand n (0-based); later results are recomputed."""
     stored = _editable(game_id)
+    _check_if_match(stored)
     _hand_number(stored, n)
-    return jsonify(store.replace_hand(stored, n, _json_body()).document())
+    changed = store.replace_hand(stored, n, _json_body())
+    return _with_etag(jsonify(changed.document()), changed)
 
 
 @bp.delete("/games/<game_id>/hands/<int:n>")
 def delete_hand(game_id: str, n: int):
     """Remove hand n (0-based); later results are recomputed."""
     stored = _editable(game_id)
+    _check_if_match(stored)
     _hand_number(stored, n)
-    return jsonify(store.delete_hand(stored, n).document())
+    changed = store.delete_hand(stored, n)
+    return _with_etag(jsonify(changed.document()), changed)

@@ -7,8 +7,10 @@ fault, so the API, the import page and the hand form report problems the same wa
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from . import rules
@@ -46,6 +48,33 @@ LARGEST_ENTRY = 100_000
 # docs/api.md). The rules themselves take any size (their tests play to 1,000,000 so that a game never
 # ends); a document may not.
 MOST_POINTS = 100_000
+
+
+# A name (a side's, a player's) fits a scoresheet's column: at most 40 characters, once cleaned (clean_name).
+LONGEST_NAME = 40
+# A game holds at most 200 hands: an evening's canasta is a dozen or two (docs/api.md).
+MOST_HANDS = 200
+# Characters a name never keeps: those that reorder the text around them (bidi embeddings, overrides, isolates
+# and marks), which can make a scoresheet read other than it is.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> str:
+    """A name as kept: control characters (a line break or tab becomes a space) and bidi controls taken out,
+    surrounding spaces trimmed; a name still over LONGEST_NAME characters is a problem at `path`."""
+    kept = []
+    for char in text:
+        if char in BIDI_CONTROLS:
+            continue
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            if char.isspace():
+                kept.append(" ")
+            continue
+        kept.append(char)
+    name = "".join(kept).strip()
+    if len(name) > LONGEST_NAME:
+        problems.append(Problem(path, f"{label} is {len(name):,} characters long: a name has at most {LONGEST_NAME}."))
+    return name
 
 
 class FormatError(Exception):
@@ -252,7 +281,12 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
                 if not isinstance(p, str)
             ]
             players = []
-        sides.append(Side(name=name.strip(), players=tuple(p.strip() for p in players)))
+        name = clean_name(name, path + ("name",), f"Side {i + 1}'s name", problems)
+        players = [
+            clean_name(p, path + ("players", j), f"The name of player {j + 1} of side {i + 1}", problems)
+            for j, p in enumerate(players)
+        ]
+        sides.append(Side(name=name, players=tuple(players)))
     first_dealer = data.get("first_dealer")
     if first_dealer is None:
         first_dealer = 0
@@ -292,6 +326,16 @@ def parse_document(data: Any) -> Game:
         hands_data = []
     if not isinstance(hands_data, list):
         raise RuleError([Problem(("hands",), "List the hands in the order they were played.")])
+    if len(hands_data) > MOST_HANDS:
+        raise RuleError(
+            [
+                Problem(
+                    ("hands",),
+                    f"A game holds at most {MOST_HANDS} hands, and this one has {len(hands_data):,}: "
+                    "it can't be a Scorepad game as played at a table.",
+                )
+            ]
+        )
     hands, problems = [], []
     for n, hand_data in enumerate(hands_data):
         hand, hand_problems = parse_hand(hand_data, len(table.sides), ("hands", n))
@@ -342,21 +386,41 @@ def hand_from_json(data: Mapping) -> Hand:
     return Hand(tuple(parse_side_entry(side)[0] for side in data["sides"]))
 
 
-def game_document(game: Game, game_id: str | None = None, score: rules.GameScore | None = None) -> dict:
-    """The full document with every output the server adds (`score`: the game's, if already worked out)."""
+def game_document(
+    game: Game,
+    game_id: str | None = None,
+    score: rules.GameScore | None = None,
+    *,
+    room_code: str | None = None,
+    revision: int | None = None,
+    created: datetime | None = None,
+    updated: datetime | None = None,
+    entries: Sequence[Sequence[Mapping]] | None = None,
+) -> dict:
+    """The full document with every output the server adds (`score`: the game's, if already worked out;
+    `room_code` and `revision`: the stored game's, docs/api.md; `entries`: each hand's side entries as JSON,
+    as stored, in place of `game.hands`, so a stored game's document needs no hand parsed)."""
     if score is None:
         score = rules.score_game(game.rules, game.table, game.hands)
+    if entries is None:
+        entries = [[side_entry_json(entry) for entry in hand.sides] for hand in game.hands]
+    names = [f.name for f in fields(rules.SideScore)]
     hands = []
-    for hand, hand_score in zip(game.hands, score.hands, strict=True):
+    for hand_entries, hand_score in zip(entries, score.hands, strict=True):
         sides = []
-        for entry, side_score in zip(hand.sides, hand_score.sides, strict=True):
-            sides.append(
-                {**side_entry_json(entry), "result": {f.name: getattr(side_score, f.name) for f in fields(side_score)}}
-            )
+        for entry, side_score in zip(hand_entries, hand_score.sides, strict=True):
+            sides.append({**entry, "result": {name: getattr(side_score, name) for name in names}})
         hands.append({"dealer": hand_score.dealer, "sides": sides})
     document = {"format": FORMAT, "version": VERSION}
     if game_id is not None:
         document["id"] = game_id
+    if room_code is not None:
+        document["room_code"] = room_code
+    if revision is not None:
+        document["revision"] = revision
+    for key, moment in (("created", created), ("updated", updated)):
+        if moment is not None:
+            document[key] = iso_time(moment)
     document.update(
         {
             "status": "finished" if score.finished else "in_progress",
@@ -373,6 +437,13 @@ def game_document(game: Game, game_id: str | None = None, score: rules.GameScore
     return document
 
 
+def iso_time(moment: datetime) -> str:
+    """A moment as the document gives it: ISO 8601 in UTC, to the second (a stored time without a zone is UTC)."""
+    if moment.tzinfo is None:  # SQLite gives back naive times; they were written in UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def field_name(path: Sequence) -> str:
     """A problem's path as the dotted field name of the API's errors."""
     return ".".join(str(part) for part in path)
@@ -381,3 +452,38 @@ def field_name(path: Sequence) -> str:
 def errors_json(error: RuleError) -> list[dict]:
     """The API's `errors` list for a RuleError."""
     return [{"field": field_name(p.path), "message": p.message} for p in error.problems]
+
+
+# --- The file of all a device's games -----------------------------------------------
+
+GAMES_FORMAT = "scorepad-games"
+GAMES_VERSION = 1
+
+
+def games_file(documents: list[dict], rule_sets: list[dict]) -> dict:
+    """The file of every game a device keeps (docs/api.md): each game's own document, in a list."""
+    return {"format": GAMES_FORMAT, "version": GAMES_VERSION, "games": documents, "rule_sets": rule_sets}
+
+
+def is_games_file(data: Any) -> bool:
+    """Whether JSON read from a file says it is a file of games rather than one game."""
+    return isinstance(data, Mapping) and data.get("format") == GAMES_FORMAT
+
+
+MOST_GAMES_IN_FILE = 1000  # a year of weekly evenings many times over; more is a script, and would stall a worker
+
+
+def games_in_file(data: Mapping) -> list[Any]:
+    """The game documents of a file of games, each still to be checked; FormatError if this reader can't read it."""
+    version = data.get("version")
+    if not rules.is_whole_number(version) or version != GAMES_VERSION:
+        raise FormatError(f"This file of games is of a version this Scorepad can't read (it reads {GAMES_VERSION}).")
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise FormatError('This file of games has no list of games ("games").')
+    if len(games) > MOST_GAMES_IN_FILE:
+        raise FormatError(
+            f"This file holds {len(games):,} games; a file restores at most {MOST_GAMES_IN_FILE:,} at a time. "
+            "Split it into smaller files."
+        )
+    return games

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import time
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, session, url_for
 from htmx_flask import request
 
-from . import document, rights, rules, store
+from . import delivery, document, rights, rules, rulesets, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
 from .security import refuse_cross_site_posts
@@ -33,6 +35,19 @@ def _editable(game_id: str) -> store.Stored:
     )
 
 
+def _correctable(game_id: str) -> store.Stored:
+    """The game, if this browser may change its hands: once the game is over, only the phone that started it
+    may (a handover link kept after the game must not reopen a finished game by deleting its last hand)."""
+    stored = _editable(game_id)
+    if stored.score.finished and not rights.is_scorekeeper(stored):
+        abort(
+            403,
+            "This game is over: only the phone that started it can change its hands now. "
+            "Ask the scorekeeper if a hand needs correcting.",
+        )
+    return stored
+
+
 def _hand_position(stored: store.Stored, number: int) -> int:
     """A hand's 0-based position from the 1-based number in the address."""
     if not 1 <= number <= len(stored.game.hands):
@@ -49,19 +64,30 @@ def home():
     return _home_page()
 
 
+HOME_GAMES = 50  # the most recent games the home page looks at; the history has every one
+HOME_FINISHED = 5  # finished games shown on the home page; the rest are in the history
+
+
 def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tuple[str, int]:
-    games = store.load_games(rights.kept_game_ids())
+    kept = rights.kept_games()  # newest first, without loading a game
+    games = store.load_games([row.id for row in kept[:HOME_GAMES]])
+    via = {row.id: row.via for row in kept}
     return render_template(
         "games/home.html",
         import_errors=import_errors or [],
-        in_progress=[g for g in games if not g.score.finished],
-        finished=[g for g in games if g.score.finished],
+        kept=len(kept),
+        in_progress=[(g, via[g.id]) for g in games if not g.score.finished],
+        finished=[(g, via[g.id]) for g in games if g.score.finished][:HOME_FINISHED],
     ), status
 
 
-def _start(game: document.Game) -> Response:
-    """Store a new game, keep its edit rights on this phone, and open its scoresheet."""
+def _start(game: document.Game, offline_key: str | None = None) -> Response:
+    """Store a new game, keep its edit rights on this phone, and open its scoresheet. `offline_key`: the key
+    the page drew in case the answer never came (offline.js starts the game on the phone, then sends it
+    with this key: sync.create_game then finds this game, never makes a second)."""
     stored, _token = store.create_game(game)
+    if offline_key and len(offline_key) <= 200 and offline_key.isprintable():
+        store.remember_start(stored.id, rights.device_hash(), offline_key)
     rights.grant(stored.id, rights.CREATED)
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
@@ -79,48 +105,119 @@ def _recent_names() -> tuple[list[str], list[str]]:
     return list(players.values())[:RECENT_NAMES], list(sides.values())[:RECENT_NAMES]
 
 
-def _new_game_page(form: NewGameForm, status: int = 200, errors: list[str] | None = None) -> Response:
+def _new_game_page(
+    form: NewGameForm,
+    status: int = 200,
+    errors: list[str] | None = None,
+    replace_question: str | None = None,
+    other_choice: str | None = None,
+) -> Response:
+    """The new-game page (or the part htmx asked for). `replace_question`: the name of a saved set the table
+    is asked to replace; `other_choice`: the choice beside the one just made ("preset" or "rule_set") that
+    htmx must bring up to date too."""
     form.first_dealer.choices = choices((n, seat["label"]) for n, seat in enumerate(form.seats()))
+    rule_sets = rulesets.saved(rights.device_hash(create=False))
+    form.rule_set.choices = choices(
+        [("", "None: the preset's values")]
+        + [(ruleset.id, f"{ruleset.name} ({rulesets.rules_of(ruleset).preset_name})") for ruleset in rule_sets]
+    )
     if status == 422 and not errors:
         errors = [SUMMARY]
     block = request.htmx.target if request.htmx.target in ("game_rules", "dealer_choice") else None
     recent_players, recent_sides = _recent_names()
-    return render(
+    response = render(
         "games/new.html",
         block,
         status,
         form=form,
         presets=rules.PRESETS,
+        rule_sets=rule_sets,
         errors=errors or [],
         recent_players=recent_players,
         recent_sides=recent_sides,
+        replace_question=replace_question,
+        other_choice=other_choice,
+        offline_rules=_offline_rules(form),
     )
+    response.vary.add("HX-Trigger-Name")  # a saved set or a preset chosen: the other choice comes along
+    return response
+
+
+def _offline_rules(form: NewGameForm) -> dict:
+    """What the page gives the phone for a game started with no connection (static/js/offline.js): the
+    complete rules its table rules describe as shown, and every preset's, for a preset chosen while the
+    page could not ask the server for its values. Only for the provisional figures: the server reads the
+    form's own fields when the game reaches it (sync.create_game)."""
+    try:
+        shown = document.rules_json(document.parse_rules(form.document_json()["rules"]))
+    except (RuleError, KeyError, TypeError, ValueError):
+        shown = None  # the page shows a value the rules refuse: the chosen preset's are used offline
+    return {
+        "rules_from": form.preset.data,
+        "rules": shown,
+        "presets": {key: document.rules_json(preset.rules) for key, preset in rules.PRESETS.items()},
+    }
+
+
+def _chosen_rule_set(form: NewGameForm):
+    """The set saved on this phone that the form's "start from" choice names, or None."""
+    return rulesets.find(rights.device_hash(create=False), form.rule_set.data) if form.rule_set.data else None
+
+
+def _start_from(form: NewGameForm, chosen=None) -> None:
+    """Fill every table rule from a saved set, or (none chosen) from the chosen preset."""
+    if chosen is not None:
+        form.apply_rule_set(rulesets.rules_of(chosen))
+        form.rule_set.data = str(chosen.id)
+    else:
+        form.rule_set.data = ""
+        form.apply_preset(only_unset=False)
+
+
+def starting_rules(form: NewGameForm) -> rules.Rules:
+    """The rules the page's table rules were filled from: the saved set they came from, or the preset's."""
+    chosen = _chosen_rule_set(form)
+    if chosen is not None and chosen.rules.get("preset") == form.preset.data:
+        return rulesets.rules_of(chosen)
+    return form.chosen_preset.rules
 
 
 @bp.get("/games/new")
 def new_game():
-    """The new-game form, pre-filled from the chosen preset (htmx re-renders one part when a choice changes)."""
+    """The new-game form, pre-filled from the chosen preset or a set of rules saved on this phone (htmx
+    re-renders one part when a choice changes)."""
     form = NewGameForm(request.args or None)
+    trigger = request.htmx.trigger_name if request.htmx else None
     if request.htmx.target != "dealer_choice":
-        form.apply_preset(only_unset=False)
-    return _new_game_page(form)
+        # A preset tapped starts from the preset, whatever saved set was chosen before.
+        _start_from(form, None if trigger == "preset" else _chosen_rule_set(form))
+    return _new_game_page(form, other_choice={"preset": "rule_set", "rule_set": "preset"}.get(trigger or ""))
 
 
 @bp.post("/games")
 def create_game():
-    """Start the game described by the form, and keep its edit rights on this phone."""
+    """Start the game described by the form, and keep its edit rights on this phone (or save its rules)."""
     form = NewGameForm(request.form)
-    if request.form.get("action") == "preset":
-        form.apply_preset(only_unset=False)
+    action = request.form.get("action")
+    if action == "preset":
+        _start_from(form, None)
         return _new_game_page(form)
     # Without JavaScript the parts that follow a choice are refreshed only here: show them before starting.
+    if request.form.get("set_from", form.rule_set.data or "") != (form.rule_set.data or ""):
+        chosen = _chosen_rule_set(form)
+        _start_from(form, chosen)
+        name = f"\u201c{chosen.name}\u201d" if chosen else f"{form.chosen_preset.name}'s"
+        return _new_game_page(form, errors=[f"The table rules are now {name}: check them, then start the game."])
     if request.form.get("rules_from", form.preset.data) != form.preset.data:
-        form.apply_preset(only_unset=False)
+        _start_from(form, None)
         name = rules.PRESETS[form.preset.data].name if form.preset.data in rules.PRESETS else "the chosen"
         return _new_game_page(form, errors=[f"The table rules are now {name}'s: check them, then start the game."])
     if request.form.get("seats_from", form.players.data) != form.players.data:
         return _new_game_page(form, errors=["Now choose who deals first among these players."])
-    form.apply_preset(only_unset=True)
+    # A value left blank, or one the page doesn't show for this preset, is the starting rules'.
+    form.fill_rules(starting_rules(form), only_unset=True)
+    if action in ("save_rules", "replace_rules"):
+        return _save_rules(form, replace=action == "replace_rules")
     if not form.validate():
         return _new_game_page(form, 422)
     try:
@@ -128,27 +225,151 @@ def create_game():
     except RuleError as error:
         leftovers = attach_problems(error.problems, form.field_for)
         return _new_game_page(form, 422, leftovers)
-    return _start(game)
+    return _start(game, request.form.get("offline_key"))
+
+
+def _save_rules(form: NewGameForm, replace: bool) -> Response:
+    """Save the form's table rules on this phone under the name typed (asking before replacing a set of that
+    name), then show the page again starting from them, with everything typed kept."""
+    if not form.validate():
+        return _new_game_page(form, 422)
+    try:
+        game_rules = rulesets.check_rules(form.document_json()["rules"])
+    except RuleError as error:
+        return _new_game_page(form, 422, attach_problems(error.problems, form.field_for))
+    name = form.rule_set_name.data or ""
+    # Only the name the question was about may be replaced: a name changed since is asked about afresh.
+    confirmed = replace and rulesets.same_name(request.form.get("replace_name", ""), name)
+    try:
+        ruleset, replaced = rulesets.save(rights.device_hash(), name, game_rules, replace=confirmed)
+    except rulesets.NameTaken as taken:
+        question = (
+            f"This phone already has rules called \u201c{taken.existing.name}\u201d: replace them, or type another "
+            "name (under \u201cKeep these rules for next time\u201d)."
+        )
+        return _new_game_page(form, errors=[question], replace_question=taken.existing.name)
+    except rulesets.RuleSetError as error:
+        form.rule_set_name.errors = [str(error)]
+        return _new_game_page(form, 422)
+    if replaced:
+        flash(f"The rules saved as \u201c{ruleset.name}\u201d are replaced by these.", "success")
+    else:
+        flash(f"Rules saved as \u201c{ruleset.name}\u201d: choose them here next time.", "success")
+    # The page again, as a page to reload safely: the players as typed, the rules from the set just saved.
+    kept = {
+        key: value
+        for key, value in request.form.items()
+        if key in ("players", "first_dealer") or re.fullmatch(r"side\d_name|player\d_\d", key)
+    }
+    return redirect(url_for("games.new_game", **kept, rule_set=ruleset.id), 303)
+
+
+RESTORE_MOST_BYTES = 16 * 1024 * 1024  # a file of every game: years of Tuesday evenings, compact JSON
+
+
+def _problems_in_words(error: RuleError) -> list[str]:
+    return [f"{document.field_name(p.path) or 'game'}: {p.message}" for p in error.problems]
+
+
+def _restore(game: document.Game, data: dict) -> store.Stored:
+    """Store a restored game, keep its edit rights on this phone, and note the game it is a copy of."""
+    stored, _token = store.create_game(game)
+    rights.grant(stored.id, rights.CREATED)
+    if isinstance(data.get("id"), str):
+        store.mark_restored(stored, data["id"])
+    return stored
 
 
 @bp.post("/games/import")
 def import_game():
-    """Restore a game from an exported JSON file (from another phone, or a backup); this phone keeps its score."""
+    """Restore a game from an exported JSON file (from another phone, or a backup), or every game of a file of
+    all a phone's games; this phone keeps their score."""
+    request.max_content_length = RESTORE_MOST_BYTES
     upload = request.files.get("document")
     errors: list[str] = []
     if upload is None or not upload.filename:
         errors = ["Choose a Scorepad game file (.json) to restore."]
     else:
         try:
-            game = document.parse_document(document.load_json(upload.read()))
+            data = document.load_json(upload.read())
+            if document.is_games_file(data):
+                return _restore_every_game(data)
+            game = document.parse_document(data)
         except document.FormatError as error:
             errors = [str(error)]
         except RuleError as error:
-            errors = [f"{document.field_name(p.path) or 'game'}: {p.message}" for p in error.problems]
+            errors = _problems_in_words(error)
         else:
             flash("Game restored.", "success")
-            return _start(game)
+            return redirect(url_for("games.show", game_id=_restore(game, data).id), 303)
     return _home_page(errors, 422)
+
+
+def _game_named(data, n: int) -> str:
+    """A game of a file as the scorekeeper knows it: "game 3 (Us v Them)", or "game 3" if it names no sides."""
+    sides = data.get("sides") if isinstance(data, dict) else None
+    names = [side.get("name") for side in sides if isinstance(side, dict)] if isinstance(sides, list) else []
+    names = [name for name in names if isinstance(name, str) and name.strip()]
+    return f"game {n} ({' v '.join(names)[:80]})" if names else f"game {n}"
+
+
+def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
+    """Restore the saved rule sets of a file of every game (its "rule_sets", as history.saved_rule_sets wrote
+    them) on this phone: how many were kept, and what was wrong with each one refused."""
+    if not data.get("rule_sets"):
+        return 0, []
+    return rulesets.import_sets(rights.device_hash(), data["rule_sets"])
+
+
+def _restore_every_game(data: dict) -> Response | tuple[str, int]:
+    """Restore each game of a file of every game, each checked on its own: the good ones are restored, each bad
+    one is named with what is wrong. A game already on this phone (the original, or a copy restored before) is
+    left as it is, so restoring the same file twice gives no second copies."""
+    games = document.games_in_file(data)
+    on_this_phone = {row.id for row in rights.kept_games()}
+    on_this_phone |= set(store.restored_from(list(on_this_phone)))
+    restored, already, refused_games = 0, 0, 0
+    refused: list[tuple[int, str]] = []  # (the game's number in the file, what is wrong with it)
+    # The file lists the newest game first: restored oldest first, the copies keep their order in the history.
+    for n, game_data in reversed(list(enumerate(games, start=1))):
+        try:
+            game = document.parse_document(game_data)
+        except document.FormatError as error:
+            refused.append((n, f"{_game_named(game_data, n)}: {error}"))
+            refused_games += 1
+            continue
+        except RuleError as error:
+            refused += [(n, f"{_game_named(game_data, n)}: {problem}") for problem in _problems_in_words(error)]
+            refused_games += 1
+            continue
+        if isinstance(game_data.get("id"), str) and game_data["id"] in on_this_phone:
+            already += 1
+            continue
+        _restore(game, game_data)
+        restored += 1
+    rule_sets, rule_set_problems = restore_rule_sets(data)
+    told = [f"{restored} game{'s' if restored != 1 else ''} restored."]
+    if already:
+        one = already == 1
+        told.append(
+            f"{already} game{'' if one else 's'} {'was' if one else 'were'} already on this phone "
+            f"and left as {'it is' if one else 'they are'}."
+        )
+    if rule_sets:
+        told.append(f"{rule_sets} saved rule set{'s' if rule_sets != 1 else ''} restored.")
+    if not refused and not rule_set_problems:
+        flash(" ".join(told), "success")
+        return redirect(url_for("history.history"), 303)
+    # Nothing refused goes unsaid: each game and rule set left out is named, with what is wrong with it.
+    flash(" ".join(told), "success" if restored or already else "error")
+    lines = []
+    if refused:
+        lines.append(f"{refused_games} of the {len(games)} games in the file could not be restored:")
+        lines += [told for _n, told in sorted(refused, key=lambda item: item[0])]
+    if rule_set_problems:
+        lines.append("Some saved rules in the file could not be kept:")
+        lines += rule_set_problems
+    return _home_page(lines, 422)
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -199,29 +420,134 @@ def rematch(game_id: str):
 def show(game_id: str):
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
     stored = load_or_404(game_id)
-    key = request.args.get("key")
-    if key is not None:
-        # The scorekeeper's link carries the edit token once; keep it here and show a clean address.
-        if store.token_matches(stored, key):
-            rights.grant(stored.id, rights.CREATED)  # the edit token an API client was given
-        elif rights.handover_key_matches(stored, key):
-            rights.grant(stored.id, rights.LINK)
-        else:
-            flash("That link's key doesn't match this game: the scoresheet is read-only here.", "error")
-        return redirect(url_for("games.show", game_id=game_id), 303)
+    if request.args.get("key") is not None:
+        # An older Scorepad put the key in the address, where logs and caches keep it: it is not taken. Its
+        # links now carry the key after "#", which never leaves the phone (scorepad.js hands it over by POST).
+        current_app.logger.info("Refused a key in the address of game %s (an old link)", game_id)
+        flash(
+            "This link is of an older kind that no longer gives the right to keep score: the scoresheet is "
+            "read-only here. Ask the scorekeeper for a new link (under \u201cKeep score on another phone\u201d).",
+            "error",
+        )
+        return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
     editable = rights.can_edit(stored)
-    scorekeeper_link = (
-        url_for("games.show", game_id=game_id, key=rights.handover_key(stored), _external=True) if editable else None
-    )
-    return render(
+    scorekeeper = editable and rights.is_scorekeeper(stored)
+    holders = len(rights.holders(stored)) if scorekeeper else 0
+    original = _original(stored)
+    undo = _undo_offered(stored) if editable else None
+    # The same revision seen the same way again: 304, before any figure is worked out (a page with Undo is
+    # never reused: the button's time runs out).
+    tag = None if undo else delivery.page_tag(stored.record.version, editable, scorekeeper, holders, original)
+    if tag is not None and delivery.unchanged(tag):
+        return delivery.not_modified(tag, delivery.PAGE_VARY)
+    response = render(
         "games/show.html",
         "scoresheet",
         editable=editable,
+        scorekeeper=scorekeeper,
+        holders=holders,
+        original=original,
         settlement=_settlement(stored),
-        scorekeeper_link=scorekeeper_link,
-        undo=_undo_offered(stored) if editable else None,
+        undo=undo,
         **scoresheet_context(stored),
     )
+    return delivery.tagged(response, tag)
+
+
+def _original(stored: store.Stored) -> dict | None:
+    """The game a restored copy came from: its id, and whether it is still here to open."""
+    original_id = stored.record.restored_from
+    if not original_id:
+        return None
+    try:
+        store.load_game(original_id)
+    except store.GameNotFound:
+        return {"id": original_id, "here": False}
+    return {"id": original_id, "here": True}
+
+
+# --- Keeping score on another phone: the handover link, who holds it, revoking it ---------------------
+
+
+def _no_store(response: Response) -> Response:
+    """A page or answer that carries (or takes) a key: never kept by a browser, a proxy or the service worker."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _ago(moment: datetime) -> str:
+    """When something happened, as a person says it ("12 minutes ago"), whatever the phone's time zone."""
+    seconds = (datetime.now(UTC) - store.utc(moment)).total_seconds()
+    minutes, hours, days = int(seconds // 60), int(seconds // 3600), int(seconds // 86400)
+    if minutes < 1:
+        return "just now"
+    if hours < 1:
+        return f"{minutes} minute{'s' if minutes != 1 else ''} ago"
+    if days < 1:
+        return f"{hours} hour{'s' if hours != 1 else ''} ago"
+    if days < 30:
+        return "yesterday" if days == 1 else f"{days} days ago"
+    return moment.strftime("%-d %b %Y")
+
+
+def _scorekeepers_only(game_id: str) -> store.Stored:
+    """The game, if this browser started (or restored) it: only that phone hands the game over; otherwise 403."""
+    stored = load_or_404(game_id)
+    if not rights.is_scorekeeper(stored):
+        abort(
+            403,
+            "Only the phone that started this game can give the link to keep score on another phone, "
+            "or replace it. Ask the scorekeeper.",
+        )
+    return stored
+
+
+@bp.get("/games/<game_id>/handover")
+def handover(game_id: str):
+    """The link that lets another phone keep score of the game, and every phone that came in through it."""
+    stored = _scorekeepers_only(game_id)
+    link = url_for("games.show", game_id=game_id, _external=True, _anchor="key=" + rights.handover_key(stored))
+    holders = [
+        {"label": right.label or "A browser", "joined": _ago(right.created_at), "used": _ago(right.last_used_at)}
+        for right in rights.holders(stored)
+    ]
+    return _no_store(render("games/handover.html", stored=stored, table=stored.game.table, link=link, holders=holders))
+
+
+@bp.post("/games/<game_id>/handover/revoke")
+def revoke_handover(game_id: str):
+    """Replace the handover link: the old one stops working and every phone that came in through it is read-only."""
+    stored = _scorekeepers_only(game_id)
+    count = len(rights.holders(stored))
+    rights.revoke_handover(stored)
+    told = ["The old link no longer works."]
+    if count:
+        told.append(f"The {count} phone{'s' if count != 1 else ''} that used it can't change the game any more.")
+    flash(" ".join([*told, "Here is a new link."]), "success")
+    return _no_store(redirect(url_for("games.handover", game_id=game_id), 303))
+
+
+KEY_IN_LINK = re.compile(r"#key=([A-Za-z0-9_-]+)")
+
+
+@bp.post("/games/<game_id>/claim")
+def claim(game_id: str):
+    """Keep score on this phone with the key of the scorekeeper's link: sent by scorepad.js from the link's
+    "#key=\u2026", or pasted (the whole link or the key) where there is no JavaScript."""
+    stored = load_or_404(game_id)
+    sent = (request.form.get("key") or "").strip()
+    in_link = KEY_IN_LINK.search(sent)
+    key = in_link.group(1) if in_link else sent
+    if key and rights.claim(stored, key):
+        flash("This phone keeps score of this game now.", "success")
+    else:
+        current_app.logger.info("Refused a handover key for game %s", game_id)  # never the key itself
+        flash(
+            "That link's key doesn't match this game (the scorekeeper may have replaced the link): the "
+            "scoresheet is read-only here. Ask the scorekeeper for the current link.",
+            "error",
+        )
+    return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
 
 
 # --- Undo: the last change taken back, while nothing has changed since ------------------------
@@ -258,7 +584,7 @@ def _undo_offered(stored: store.Stored) -> dict | None:
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
     """Take back the last change made on this phone (a hand added, edited or deleted), if nothing changed since."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     offered = _undo_offered(stored)
     if offered is None or request.form.get("version", type=int) != stored.record.version:
         flash(
@@ -312,28 +638,33 @@ def _settlement(stored: store.Stored) -> dict | None:
         return {"error": "Enter a stake and an amount per special from 0 to 1,000,000."}
     game = stored.game
     specials = rules.specials_made(game.hands, len(game.table.sides))
-    settlement = rules.settle_up(game.rules, stored.score.totals, stake, per_special, specials)
+    settlement = rules.settle_up(
+        game.rules, stored.score.totals, stake, per_special, specials, winners=stored.score.winners
+    )
     lines = []
-    for i, amount in enumerate(settlement.payments):
-        if i == settlement.winner:
-            continue
-        payer, payee = (i, settlement.winner) if amount >= 0 else (settlement.winner, i)
-        margin = stored.score.totals[settlement.winner] - stored.score.totals[i]
-        working = (
-            f"{margin:,} rounds to {settlement.thousands[i] * 1000:,} \u2192 "
-            f"{settlement.thousands[i]} \u00d7 {_amount(stake)}"
-        )
+    # A shared win: each losing side settles with each winner; the winners settle nothing between them.
+    for debt in settlement.debts:
+        payer, payee = (debt.payer, debt.payee) if debt.amount >= 0 else (debt.payee, debt.payer)
+        working = f"{debt.margin:,} rounds to {debt.thousands * 1000:,} \u2192 {debt.thousands} \u00d7 {_amount(stake)}"
         if per_special:
-            working += f"; specials {specials[settlement.winner]} against {specials[i]} at {_amount(per_special)} each"
+            working += (
+                f"; specials {specials[debt.payee]} against {specials[debt.payer]} at {_amount(per_special)} each"
+            )
         lines.append(
             {
                 "payer": game.table.sides[payer].name,
                 "payee": game.table.sides[payee].name,
-                "amount": _amount(abs(amount)),
+                "amount": _amount(abs(debt.amount)),
                 "working": working,
             }
         )
-    return {"lines": lines}
+    note = None
+    if len(settlement.winners) > 1:
+        names = " and ".join(game.table.sides[w].name for w in settlement.winners)
+        note = f"{names} share the win: " + (
+            "each losing side pays each of them." if settlement.debts else "nobody pays."
+        )
+    return {"lines": lines, "note": note}
 
 
 # --- Hand entry -----------------------------------------------------------------------------
@@ -532,7 +863,7 @@ def preview_new(game_id: str):
 @bp.post("/games/<game_id>/hands/<int:number>/preview")
 def preview_edit(game_id: str, number: int):
     """The figures of a past hand being corrected, without saving."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     if not 1 <= number <= len(stored.game.hands):  # deleted while the form was open
         position = len(stored.game.hands)
         form = _hand_form(stored, position, request.form)
@@ -547,7 +878,7 @@ def preview_edit(game_id: str, number: int):
 @bp.get("/games/<game_id>/hands/<int:number>/edit")
 def edit_hand(game_id: str, number: int):
     """The hand form, pre-filled with hand `number` as stored."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     position = _hand_position(stored, number)
     return _hand_page(stored, _hand_form(stored, position), position)
 
@@ -555,7 +886,7 @@ def edit_hand(game_id: str, number: int):
 @bp.post("/games/<game_id>/hands/<int:number>")
 def update_hand(game_id: str, number: int):
     """Save a corrected hand; the figures after it follow."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     sent_version = request.form.get("version", type=int)
     if number > len(stored.game.hands) and sent_version is not None and sent_version != stored.record.version:
         return _changed_meanwhile(stored.id, number - 1, True, sent_version)  # deleted while the form was open
@@ -565,7 +896,7 @@ def update_hand(game_id: str, number: int):
 @bp.get("/games/<game_id>/hands/<int:number>/delete")
 def confirm_delete(game_id: str, number: int):
     """Ask before deleting a hand, saying what it removes and what follows from it."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     position = _hand_position(stored, number)
     table = stored.game.table
     return render_template(
@@ -581,7 +912,7 @@ def confirm_delete(game_id: str, number: int):
 @bp.post("/games/<game_id>/hands/<int:number>/delete")
 def delete_hand(game_id: str, number: int):
     """Delete a hand; the hands after it move up one, and every figure after it is worked out again."""
-    stored = _editable(game_id)
+    stored = _correctable(game_id)
     position = _hand_position(stored, number)
     deleted = stored.game.hands[position]
     try:

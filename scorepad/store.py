@@ -10,17 +10,17 @@ import hmac
 import re
 import secrets
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import document, rules
 from .document import Game
-from .models import GameRecord, HandRecord, IdempotentRequest, db
+from .models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
 from .rules import Problem, RuleError
 
 
@@ -36,12 +36,20 @@ class EditConflict(Exception):
     """Someone else changed the game at the same moment; reload and try again."""
 
 
-@dataclass(frozen=True)
-class Stored:
-    """A game as stored, with the rules' view of it."""
+# Bump when the figures the rules work out change for the same stored game (a scoring fix): figures kept
+# in an older format are worked out again on their next read.
+FIGURES_FORMAT = 1
 
-    record: GameRecord
-    game: Game
+
+class Stored:
+    """A game as stored, with the rules' view of it (built when first asked for) and its figures."""
+
+    def __init__(self, record: GameRecord, game: Game | None = None, score: rules.GameScore | None = None):
+        self.record = record
+        if game is not None:
+            self.__dict__["game"] = game
+        if score is not None:
+            self.__dict__["score"] = score
 
     @property
     def id(self) -> str:
@@ -49,32 +57,113 @@ class Stored:
         return self.record.id
 
     @cached_property
+    def game(self) -> Game:
+        """The rules' view of the stored game (its hands read and parsed: a list of games needs only what follows)."""
+        return _as_game(self.record, self.game_rules, self.table)
+
+    @cached_property
+    def game_rules(self) -> rules.Rules:
+        """The game's rules, without reading its hands."""
+        return rules.rules_from_json(self.record.rules)
+
+    @cached_property
+    def table(self) -> rules.Table:
+        """The game's sides and first dealer, without reading its hands."""
+        return _table(self.record)
+
+    @property
+    def hand_count(self) -> int:
+        """How many hands were played (from the kept figures: no hand read)."""
+        return len(self.score.hands)
+
+    @cached_property
     def score(self) -> rules.GameScore:
-        """Every figure of the game. Stored hands were checked when saved: they are scored as they are,
-        so a check added later never locks anyone out of an old game."""
-        return rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
+        """Every figure of the game: those kept with this version of the game, or worked out now (and kept).
+        Stored hands were checked when saved: they are scored as they are, so a check added later never
+        locks anyone out of an old game."""
+        kept = _kept_figures(self.record)
+        if kept is not None:
+            return kept
+        score = rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
+        _keep_figures_now(self.record, score)
+        return score
 
     def document(self) -> dict:
         """The game document with every output."""
-        return document.game_document(self.game, self.record.id, self.score)
+        record = self.record
+        # The entries as stored (each one checked when it came in): no hand parsed into the rules' types.
+        game, entries = Game(rules=self.game_rules, table=self.table, hands=()), [h.sides for h in record.hands]
+        return document.game_document(
+            game,
+            record.id,
+            self.score,
+            room_code=record.room_code,
+            revision=record.version,
+            created=record.created_at,
+            updated=record.updated_at,
+            entries=entries,
+        )
+
+
+def _figures_json(score: rules.GameScore) -> dict:
+    return {"format": FIGURES_FORMAT, **rules.score_json(score)}
+
+
+def _kept_figures(record: GameRecord) -> rules.GameScore | None:
+    """The figures kept with the game, if they are this version's (kept figures are trusted: never re-checked)."""
+    figures = record.figures
+    if figures is None or record.figures_version != record.version or figures.get("format") != FIGURES_FORMAT:
+        return None
+    return rules.score_from_json(figures)
+
+
+def _keep_figures_now(record: GameRecord, score: rules.GameScore) -> None:
+    """Keep the figures of a game read before any were kept (stored before them, or by an older format).
+
+    Written past the ORM, so the game's version does not change, and only if the game is still at the version
+    they were worked out for. Skipped inside a change (it keeps its own figures)."""
+    session = db.session
+    if session.new or session.dirty or session.deleted:
+        return
+    version = record.version
+    table = GameRecord.__table__
+    try:
+        # A connection of its own: the request's session keeps the version it read, for its own writes.
+        with db.engine.begin() as connection:
+            connection.execute(
+                table.update()
+                .where(table.c.id == record.id, table.c.version == version)
+                .values(figures=_figures_json(score), figures_version=version)
+            )
+    except SQLAlchemyError:
+        pass  # kept next time: the figures are right either way
+
+
+def token_hash(token: str) -> str:
+    """An edit token as the database keeps it."""
+    return _hash(token)
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _as_game(record: GameRecord) -> Game:
+def _table(record: GameRecord) -> rules.Table:
+    return rules.Table(
+        sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
+        first_dealer=record.first_dealer,
+    )
+
+
+def _as_game(record: GameRecord, game_rules: rules.Rules | None = None, table: rules.Table | None = None) -> Game:
     """The rules' view of a stored game, built as it was stored.
 
     Stored data is trusted: it was checked when it came in. It is not run through the checks that
     new input gets, so a stricter check or a value taken out of the catalogue since then never
     locks anyone out of an old game (docs/architecture.md).
     """
-    game_rules = rules.rules_from_json(record.rules)
-    table = rules.Table(
-        sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
-        first_dealer=record.first_dealer,
-    )
+    game_rules = game_rules or rules.rules_from_json(record.rules)
+    table = table or _table(record)
     hands = tuple(document.hand_from_json({"sides": h.sides}) for h in record.hands)
     return Game(rules=game_rules, table=table, hands=hands)
 
@@ -111,9 +200,12 @@ def _insert_game(game: Game, room_code: str) -> tuple[Stored, str]:
     )
     for n, hand in enumerate(game.hands):
         record.hands.append(HandRecord(position=n, sides=document.hand_json(hand)["sides"]))
+    score = rules.score_game(game.rules, game.table, game.hands, check=False)  # checked by the caller
+    record.figures = _figures_json(score)
+    record.figures_version = 1  # the version a new row is given
     db.session.add(record)
     db.session.commit()
-    return Stored(record, game), token
+    return Stored(record, game, score), token
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what create_game makes (token_urlsafe); nothing else is looked up
@@ -127,7 +219,20 @@ def load_game(game_id: str) -> Stored:
     record = db.session.get(GameRecord, game_id)
     if record is None:
         raise GameNotFound(game_id)
-    return Stored(record, _as_game(record))
+    return Stored(record)
+
+
+def game_revision(game_id: str) -> int | None:
+    """A game's revision alone, or None if there is no such game: one small query, no hand loaded, nothing
+    scored (what an unchanged scoreboard costs, docs/architecture.md)."""
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    return db.session.scalar(db.select(GameRecord.version).where(GameRecord.id == game_id))
+
+
+def game_id_of_room_code(room_code: str) -> str | None:
+    """The id of the game with this room code (store.ROOM_CODE_LETTERS, upper case), or None."""
+    return db.session.scalar(db.select(GameRecord.id).where(GameRecord.room_code == room_code))
 
 
 def load_games(game_ids: list[str]) -> list[Stored]:
@@ -137,7 +242,7 @@ def load_games(game_ids: list[str]) -> list[Stored]:
     records = db.session.scalars(
         db.select(GameRecord).where(GameRecord.id.in_(game_ids)).order_by(GameRecord.updated_at.desc())
     ).all()
-    return [Stored(record, _as_game(record)) for record in records]
+    return [Stored(record) for record in records]
 
 
 def token_matches(stored: Stored, token: str | None) -> bool:
@@ -146,14 +251,18 @@ def token_matches(stored: Stored, token: str | None) -> bool:
 
 
 @contextmanager
-def _writing(record: GameRecord):
-    """Make a change to a game and commit it; a race with another write becomes EditConflict.
+def _writing(record: GameRecord, score: rules.GameScore, when: datetime | None = None):
+    """Make a change to a game and commit it with the game's figures after it (`score`); a race with another
+    write becomes EditConflict.
 
-    Changing a column makes the flush bump the game's version, so a write based on a stale read fails.
+    Changing a column makes the flush bump the game's version, so a write based on a stale read fails. The
+    figures are kept for the version the flush gives the game, so the next read needs no scoring.
     """
     try:
         yield
-        record.updated_at = datetime.now(UTC)
+        record.updated_at = when or datetime.now(UTC)
+        record.figures = _figures_json(score)
+        record.figures_version = record.version + 1  # the flush's bump (version_id_col counts up by one)
         db.session.commit()
     except (StaleDataError, IntegrityError) as error:
         db.session.rollback()
@@ -164,21 +273,51 @@ def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
     """A hand from JSON checked as the game's next hand; GameFinished or RuleError when refused."""
     if stored.score.finished:
         raise GameFinished()
-    return document.check_hand(stored.game.rules, stored.game.table, data, len(stored.game.hands))
+    if stored.hand_count >= document.MOST_HANDS:
+        raise RuleError(
+            [
+                Problem(
+                    ("sides",),
+                    f"Hand {stored.hand_count + 1}: a game holds at most {document.MOST_HANDS} hands, and this "
+                    "one has them all. Start a new game to play on.",
+                )
+            ]
+        )
+    return document.check_hand(stored.game_rules, stored.table, data, stored.hand_count)
 
 
 def _append(stored: Stored, hand: rules.Hand) -> None:
-    stored.record.hands.append(HandRecord(position=len(stored.game.hands), sides=document.hand_json(hand)["sides"]))
+    stored.record.hands.append(HandRecord(position=stored.hand_count, sides=document.hand_json(hand)["sides"]))
+
+
+def _after(stored: Stored, hands: list[rules.Hand], score: rules.GameScore) -> Stored:
+    """The game as just stored: its hands and figures after the change (no second reading or scoring)."""
+    return Stored(stored.record, replace(stored.game, hands=tuple(hands)), score)
+
+
+def _score(stored: Stored, hands: list[rules.Hand]) -> rules.GameScore:
+    """The figures of the game with these hands (worked out once per change: _check_sequence keeps them)."""
+    checked = stored.__dict__.get("checked_sequence")
+    if checked is not None and checked[0] == tuple(hands):
+        return checked[1]
+    return rules.score_game(stored.game.rules, stored.game.table, hands, check=False)
 
 
 def save_checked_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
-    """Store a hand already checked as hand `position`: the next one, or in place of a past one."""
-    with _writing(stored.record):
-        if position == len(stored.game.hands):
+    """Store a hand already checked as hand `position`: the next one, or in place of a past one.
+
+    A new hand is scored alone, from the figures before it; a corrected one rescores the game once."""
+    if position == stored.hand_count:  # no stored hand read or scored: the new one from the figures before it
+        score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
+        with _writing(stored.record, score):
             _append(stored, hand)
-        else:
-            stored.record.hands[position].sides = document.hand_json(hand)["sides"]
-    return load_game(stored.id)
+        return Stored(stored.record, score=score)
+    hands = list(stored.game.hands)
+    hands[position] = hand
+    score = _score(stored, hands)
+    with _writing(stored.record, score):
+        stored.record.hands[position].sides = document.hand_json(hand)["sides"]
+    return _after(stored, hands, score)
 
 
 def add_hand(stored: Stored, data: Any) -> Stored:
@@ -197,7 +336,7 @@ def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
     return hand
 
 
-def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | None = None) -> None:
+def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | None = None) -> rules.GameScore:
     """Refuse a change after which the game would end before its last hand.
 
     After a delete, the hands from `first_moved` on have new dealers and cutters: they are checked
@@ -211,7 +350,8 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
             rules.check_hand(game_rules, table, hands[n], n)
         except RuleError as error:
             problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
-    ended_after = rules.score_game(game_rules, table, hands, check=False).ended_after
+    score = rules.score_game(game_rules, table, hands, check=False)
+    ended_after = score.ended_after
     if ended_after is not None and ended_after < len(hands) - 1:
         problems.append(
             Problem(
@@ -222,6 +362,8 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
         )
     if problems:
         raise RuleError(problems)
+    stored.__dict__["checked_sequence"] = (tuple(hands), score)  # for the save that follows
+    return score
 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
@@ -235,16 +377,16 @@ def delete_hand(stored: Stored, n: int) -> Stored:
         raise IndexError(n)
     hands = list(stored.game.hands)
     del hands[n]
-    _check_sequence(stored, hands, first_moved=n)
+    score = _check_sequence(stored, hands, first_moved=n)
     records = stored.record.hands
-    with _writing(stored.record):
+    with _writing(stored.record, score):
         records.remove(records[n])
         # (game, position) is unique: delete first, then move each later hand up one, lowest first.
         db.session.flush()
         for later in records[n:]:
             later.position -= 1
             db.session.flush()
-    return load_game(stored.id)
+    return _after(stored, hands, score)
 
 
 def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
@@ -254,30 +396,71 @@ def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
     putting it back gives the game exactly as it was before."""
     if not 0 <= position <= len(stored.game.hands):
         raise IndexError(position)
+    hands = list(stored.game.hands)
+    hands.insert(position, hand)
+    score = _score(stored, hands)
     records = stored.record.hands
-    with _writing(stored.record):
+    with _writing(stored.record, score):
         # (game, position) is unique: move each later hand down one, highest first, then insert.
         for later in reversed(records[position:]):
             later.position += 1
             db.session.flush()
         records.insert(position, HandRecord(position=position, sides=document.hand_json(hand)["sides"]))
-    return load_game(stored.id)
+    return _after(stored, hands, score)
+
+
+# An Idempotency-Key is remembered for a day (docs/api.md): a retry comes within minutes, and a key sent again
+# after that is a new request.
+IDEMPOTENCY_KEY_LIFETIME = timedelta(days=1)
+
+
+def utc(moment: datetime) -> datetime:
+    """A stored time in UTC, whatever the database gave back: SQLite the UTC time it was given without its zone,
+    PostgreSQL the time in its session's zone."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def remembered_answer(stored: Stored, key: str) -> IdempotentRequest | None:
-    """The answer already given to this Idempotency-Key for this game, if any."""
-    return db.session.get(IdempotentRequest, (stored.id, key))
+    """The answer already given to this Idempotency-Key for this game within the last day, if any."""
+    remembered = db.session.get(IdempotentRequest, (stored.id, key))
+    if remembered is None or utc(remembered.created_at) < datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
+        return None
+    return remembered
+
+
+def _forget_old_keys(game_id: str) -> None:
+    """Delete the game's Idempotency-Keys older than a day (by the game's part of the key's index: cheap)."""
+    db.session.execute(
+        db.delete(IdempotentRequest)
+        .where(
+            IdempotentRequest.game_id == game_id,
+            IdempotentRequest.created_at < datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME,
+        )
+        .execution_options(synchronize_session="fetch")
+    )
 
 
 def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
     """Add a hand under an Idempotency-Key: the first call stores it and its answer (status, document);
     a repeat, even one racing the first, gets that same answer."""
     hand = check_new_hand(stored, data)
+    score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
+    record = stored.record  # the document as the next read gives it: the revision and time this write makes
+    now = datetime.now(UTC)
+    body = document.game_document(
+        document.Game(rules=stored.game_rules, table=stored.table, hands=()),
+        record.id,
+        score,
+        room_code=record.room_code,
+        revision=record.version + 1,
+        created=record.created_at,
+        updated=now,
+        entries=[h.sides for h in record.hands] + [document.hand_json(hand)["sides"]],
+    )
     try:
-        with _writing(stored.record):
+        with _writing(stored.record, score, when=now):
+            _forget_old_keys(stored.id)  # an old row under this very key included: this is a new request
             _append(stored, hand)
-            db.session.flush()
-            body = load_game(stored.id).document()
             db.session.add(IdempotentRequest(game_id=stored.id, key=key, status=201, body=body))
         return 201, body
     except EditConflict:
@@ -285,3 +468,60 @@ def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
         if previous is not None:  # the same key won a race against us: answer as it was answered
             return previous.status, previous.body
         raise
+
+
+def _start_key(device: str, key: str) -> str:
+    """How a started game's key is kept: bound to the device that drew it, and apart from the keys API clients
+    choose for hands (a hand's key can never name a started game, nor another device's key this one)."""
+    return "start:" + hashlib.sha256(f"{device}:{key}".encode()).hexdigest()
+
+
+def remember_start(game_id: str, device: str, key: str) -> None:
+    """Keep the Idempotency-Key a phone drew for a game it started (sync.py: a game started offline):
+    the same key sent again by the same device names this game, never a second one. Kept in the game's key
+    table, under the game it made."""
+    db.session.add(IdempotentRequest(game_id=game_id, key=_start_key(device, key), status=201, body={"id": game_id}))
+    db.session.commit()
+
+
+def game_started_with(device: str, key: str) -> str | None:
+    """The id of the game this device started under this Idempotency-Key (remember_start), if any."""
+    return db.session.execute(
+        db.select(IdempotentRequest.game_id).where(IdempotentRequest.key == _start_key(device, key)).limit(1)
+    ).scalar_one_or_none()
+
+
+def mark_restored(stored: Stored, original_id: str) -> None:
+    """Note the game a restored copy came from (its document's "id"), so the copy can be told from its original.
+
+    Written past the ORM: noting where a game came from is not a change to the game (its version stays)."""
+    if not GAME_ID.fullmatch(original_id) or original_id == stored.id:
+        return  # not an id this app makes: nothing worth keeping
+    table = GameRecord.__table__
+    db.session.execute(table.update().where(table.c.id == stored.id).values(restored_from=original_id))
+    db.session.commit()
+
+
+def delete_game(stored: Stored) -> None:
+    """Delete a whole game: its hands, the devices' rights to it and its remembered API answers go with it."""
+    try:
+        db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
+        db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
+        db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)
+        db.session.commit()
+    except StaleDataError as error:  # changed on another phone at the same moment: nothing deleted
+        db.session.rollback()
+        raise EditConflict() from error
+
+
+def restored_from(game_ids: list[str]) -> list[str]:
+    """The games these games are restored copies of."""
+    if not game_ids:
+        return []
+    return list(
+        db.session.scalars(
+            db.select(GameRecord.restored_from).where(
+                GameRecord.id.in_(game_ids), GameRecord.restored_from.is_not(None)
+            )
+        )
+    )

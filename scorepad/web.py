@@ -60,7 +60,13 @@ def points(value: int | None) -> str:
     return f"\u2212{abs(value):,}" if value < 0 else f"{value:,}"
 
 
+def day(moment) -> str:
+    """The day a stored time fell on, in UTC whatever the database: 24 Nov 2026."""
+    return store.utc(moment).strftime("%-d %b %Y")
+
+
 def init_app(app: Flask) -> None:
     """Give every template the points filter and the names of special hands."""
     app.add_template_filter(points, "points")
+    app.add_template_filter(day, "day")
     app.add_template_global(rules.special_hand_name, "special_hand_name")

@@ -28,6 +28,7 @@ Hands used again and again (modern values):
 from __future__ import annotations
 
 import copy
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -1107,3 +1108,14 @@ def test_replacing_a_hand_does_not_recheck_the_other_stored_hands(app, client, a
     assert response.status_code == 200
     # Hand 0: mixed 300 + 60 = 360; hand 1 as stored: 300 + 53 = 353 → 713
     assert response.get_json()["totals"] == [713, 0]
+
+
+def test_the_document_says_when_the_game_was_created_and_last_changed(client):
+    created = client.post("/api/games", json=game_document()).get_json()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", created["created"])
+    assert created["updated"] >= created["created"]
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    changed = client.post(
+        f"/api/games/{created['id']}/hands", json={"sides": [{"count": -50}, {"count": -60}]}, headers=headers
+    ).get_json()
+    assert changed["created"] == created["created"] and changed["updated"] >= created["updated"]

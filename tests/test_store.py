@@ -13,6 +13,7 @@ def _store_as_of_old(app, game_id: str, rules_change: dict, hand_sides: list) ->
         record = db.session.get(GameRecord, game_id)
         record.rules = {**record.rules, **rules_change}
         record.hands.append(HandRecord(position=len(record.hands), sides=hand_sides))
+        record.figures = record.figures_version = None  # an older Scorepad kept no figures
         db.session.commit()
 
 

@@ -97,6 +97,43 @@
     }
   });
 
+  // The scorekeeper's link carries its key after "#" (/games/<id>#key=…): a browser never sends that part to
+  // a server, so the key stays out of addresses in logs and caches. Here it is handed over by POST, taken out
+  // of the address (and so out of the history), and the page reloads with this phone's rights. Without this
+  // script the scoresheet offers a box to paste the link into instead. The link may also be opened on the
+  // scoresheet already showing, where only the part after "#" changes and the page does not load again.
+  function claimKeyInAddress() {
+    var found = /^#key=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    if (!found) return;
+    var clean = location.pathname + location.search;
+    var form = document.querySelector("form.claim-key");
+    if (!form) {  // this phone keeps score already: nothing to claim
+      history.replaceState(history.state, "", clean);
+      return;
+    }
+    var body = new URLSearchParams();
+    body.set("key", found[1]);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+      .then(function () {
+        history.replaceState(history.state, "", clean);
+        location.reload();
+      }, function () {
+        // No answer: the key stays in the address, so reloading once the Wi-Fi is back tries again.
+        var slot = document.getElementById("offline-banner");
+        if (slot) {
+          slot.textContent = "No connection: this phone couldn't take over the scoresheet. Reload when the Wi-Fi is back.";
+          slot.hidden = false;
+        }
+      });
+  }
+  document.addEventListener("DOMContentLoaded", claimKeyInAddress);
+  window.addEventListener("hashchange", claimKeyInAddress);
+
+  // Print the scoresheet: the print stylesheet leaves only the paper grid.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button.print-page")) window.print();
+  });
+
   // A hand being typed is kept on the phone until it is saved or cancelled: a reload, a
   // pull-to-refresh or the browser dropping the tab does not lose it. The key carries the game's
   // version, so a draft never lands on a game that changed since.
