@@ -663,7 +663,8 @@
     if (parts[2] === "cards") return parts.length === 5 ? "s" + parts[1] + "-" + parts[3] + "_" + parts[4] : "s" + parts[1] + "-count";
     return "s" + parts[1] + "-" + parts[2];
   }
-  function showProblems(form, problems) {
+  // quiet: while the scorekeeper types (the preview worked out on the phone), focus stays where it is.
+  function showProblems(form, problems, quiet) {
     form.querySelectorAll(".field-error[id$='-error']").forEach(function (slot) { slot.textContent = ""; });
     form.querySelectorAll("[aria-invalid]").forEach(function (input) { input.removeAttribute("aria-invalid"); });
     var leftovers = [];
@@ -697,7 +698,7 @@
         (problems.length > 1 ? " (and " + (problems.length - 1) + " more, marked above)" : "") }));
     }
     var first = form.querySelector("[aria-invalid='true']");
-    if (first) first.focus();
+    if (first && !quiet) first.focus();
   }
 
   function forgetDrafts(form) {
@@ -832,7 +833,67 @@
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
     if (elt && elt.matches && elt.matches("form.hand-form")) event.detail.timeout = SAVE_TIMEOUT_MS;
+    if (previewOf(elt)) event.detail.timeout = SAVE_TIMEOUT_MS;  // the live preview, likewise
   });
+
+  // The live preview (templates/games/hand.html: a request to the server as the hand is typed) that gets
+  // no answer: each side's Base and Count, and the bar's figures, are worked out on the phone from the
+  // game as it carries it (with the hands waiting before this one) and the hand as typed; the rules'
+  // problems go beside their fields, as the server's would.
+  function previewOf(elt) {
+    if (!elt || !elt.matches || elt.tagName === "FORM" || !elt.hasAttribute("hx-post")) return null;
+    return elt.closest("form.hand-form");
+  }
+  function previewOnThePhone(form, game) {
+    var R = rules();
+    if (!R) return Promise.resolve();
+    return Promise.all([freshest(game), queuedFor(game.id).catch(function () { return []; })]).then(function (found) {
+      var fresh = found[0];
+      var mine = found[1].filter(function (i) { return i.state !== "conflict"; });
+      var editing = formMode && formMode.editing;
+      if (!editing && game.position === null) return;  // a stored hand being changed: the server's to say
+      var before = editing ? mine.filter(function (i) { return i.seq < editing.seq; }) : mine;
+      var position = editing ? editing.position : fresh.doc.hands.length + before.length;
+      var doc = withHands(fresh.doc, before);
+      var read = readForm(form, doc, position);
+      var blank = read.hand.sides.every(function (entry) { return !Object.keys(entry).length; });
+      var problems = read.problems.length || blank ? read.problems : R.checkHand(doc, read.hand, position) || [];
+      showProblems(form, problems, true);
+      var sides = problems.length || blank ? null : R.scoreHand(doc, read.hand, position, R.scoreGame(doc).totals).sides;
+      doc.sides.forEach(function (side, s) {
+        var slot = document.getElementById("side-figures-" + s);
+        if (!slot) return;
+        slot.textContent = "";
+        if (sides) {
+          slot.append("Base ", el("span", { class: "base", text: points(sides[s].base) }), " \u00b7 Count ",
+            el("span", { class: "count", text: points(sides[s].count) }));
+        }
+      });
+      var preview = document.getElementById("preview");
+      if (preview && sides) {
+        preview.textContent = "";
+        preview.appendChild(el("table", { class: "preview-table" }, [
+          el("caption", { class: "visually-hidden", text: "This hand: each side's hand total and new total, not yet synced" }),
+          el("tbody", {}, sides.map(function (figures, s) {
+            return el("tr", { "data-side": String(s) }, [el("th", { scope: "row", text: doc.sides[s].name }),
+              el("td", { class: "hand-total", text: points(figures.total) }),
+              el("td", { class: "cumulative", text: points(figures.cumulative) })]);
+          })),
+        ]));
+      }
+      var status = document.getElementById("connection-status");
+      if (status && !status.dataset.saving) {
+        status.textContent = "No connection: these figures are worked out on this phone, not yet synced.";
+      }
+    });
+  }
+  function previewGotNoAnswer(event) {
+    var form = previewOf(event.detail && event.detail.elt);
+    var game = form && pageGame();
+    if (game) previewOnThePhone(form, game);
+  }
+  document.addEventListener("htmx:sendError", previewGotNoAnswer);
+  document.addEventListener("htmx:timeout", previewGotNoAnswer);
 
   // --- Games started with no connection (docs/architecture.md, "Games started offline") --------------
   // Start on the new-game page that gets no answer (the request fails, or nothing within 4 s) keeps the
@@ -1011,20 +1072,101 @@
       el("p", { class: "field-error", id: id + "-error" }),
     ]);
   }
-  function sidePanel(doc, s) {
+  // The same markup as the hand form's (templates/_forms.html switch).
+  function switchField(id, label, hint) {
+    return el("div", { class: "field switch" }, [
+      el("label", { for: id }, [
+        el("input", { type: "checkbox", role: "switch", id: id, name: id, value: "y", "aria-describedby": id + "-error" }),
+        el("span", { class: "switch-track", "aria-hidden": "true" }),
+        el("span", { class: "switch-label" }, [document.createTextNode(label), hint ? el("small", { text: " " + hint }) : null]),
+      ]),
+      el("p", { class: "field-error", id: id + "-error" }),
+    ]);
+  }
+  function selectField(id, label, options, className) {
+    return el("div", { class: "field select" }, [
+      el("label", { for: id, text: label }),
+      el("select", { id: id, name: id, class: className || "", "aria-describedby": id + "-error" }, options.map(function (o) {
+        return el("option", { value: o[0], text: o[1] });
+      })),
+      el("p", { class: "field-error", id: id + "-error" }),
+    ]);
+  }
+  // The entries under "More", as on the hand form (scorepad/forms.py RARE_ENTRIES; the paper way's reported
+  // Base is left to the hand form online), each only where the game's rules give it a value: an entry worth
+  // 0 is not offered (rules.Rules.has, mirrored by ScorepadRules.hasEntry). Labels and hints as forms.py's.
+  var RARE_ENTRIES = ["special_hand", "sevens_canasta", "aces_canasta", "wild_canasta", "incomplete_sevens",
+    "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces", "threes_in_hand", "last_draw_three", "concealed",
+    "has_melded", "red_threes_in_hand", "failed_go_out_asks", "failed_pile_takes"];
+  var WORTH = { sevens_canasta: 1, aces_canasta: 1, concealed: [1, "going_out_concealed"], incomplete_sevens: -1,
+    incomplete_aces: -1, incomplete_wild: -1, dirty_sevens: -1, dirty_aces: -1, threes_in_hand: [-1, "three_in_hand"],
+    red_threes_in_hand: [-1, "red_three_in_hand"], failed_go_out_asks: [-1, "failed_go_out_ask"],
+    failed_pile_takes: [-1, "failed_pile_take"] };
+  function hintOf(doc, name, kind) {  // forms.py HandForm.hint: "(+2,500)", "(−1,500 each)"
+    var worth = WORTH[name];
+    if (!worth) return "";
+    var value = (Array.isArray(worth) ? worth[0] : worth) * (doc.rules.values[Array.isArray(worth) ? worth[1] : name] || 0);
+    if (!value) return "";
+    return "(" + (value > 0 ? "+" : MINUS) + points(Math.abs(value)) + (kind === "i" ? " each" : "") + ")";
+  }
+  function moreEntries(doc, s, R) {
+    var p = "s" + s + "-", labels = R.tables.fields, values = doc.rules.values;
+    var fields = RARE_ENTRIES.filter(function (name) { return R.hasEntry(doc, name); }).map(function (name) {
+      var kind = R.entryKind(name), hint = hintOf(doc, name, kind);
+      if (name === "special_hand") {
+        return selectField(p + name, labels[name], [["", "None"]].concat(Object.keys(doc.rules.special_hands).map(function (key) {
+          return [key, (R.tables.specialHands[key] || key) + " (" + points(doc.rules.special_hands[key]) + ")"];
+        })), "special-hand-choice");
+      }
+      if (name === "wild_canasta") {
+        return selectField(p + name, labels[name], [["", "None"]].concat(Object.keys(R.tables.wild).filter(function (wild) {
+          return values["wild_canasta_" + wild] > 0;
+        }).map(function (wild) { return [wild, R.tables.wild[wild] + " (" + points(values["wild_canasta_" + wild]) + ")"]; })));
+      }
+      if (name === "has_melded") {
+        return selectField(p + name, labels[name], [["", "Judge from the count"], ["yes", "Yes"], ["no", "No"]]);
+      }
+      if (kind === "b") return switchField(p + name, labels[name], hint);
+      return numberField(p + name, labels[name] + (hint ? " " + hint : ""));
+    });
+    if (!fields.length) return null;
+    return el("details", { class: "more" }, [
+      el("summary", {}, [el("span", { class: "more-label", text: "More for " + doc.sides[s].name }),
+        document.createTextNode(" "), el("span", { class: "more-summary", id: "more-summary-" + s })]),
+    ].concat(fields));
+  }
+  // What is set under a side's "More", in words beside it (forms.py HandForm.summary): nothing set is out of sight.
+  function summarizeMore(form) {
+    form.querySelectorAll("details.more").forEach(function (more) {
+      var said = [];
+      more.querySelectorAll("input, select").forEach(function (input) {
+        var label = more.querySelector("label[for='" + input.id + "']");
+        var name = label ? (label.querySelector(".switch-label") || label).firstChild.textContent.trim() : input.name;
+        if (input.type === "checkbox") { if (input.checked) said.push(name); }
+        else if (input.tagName === "SELECT") {
+          var chosen = input.selectedOptions[0].text;
+          if (input.value) said.push(/has_melded$/.test(input.name) ? name + ": " + chosen : chosen);
+        } else if (input.value.trim() && input.value.trim() !== "0") {
+          said.push(name.replace(/ \(.*\)$/, "") + ": " + input.value.trim());
+        }
+      });
+      var summary = more.querySelector(".more-summary");
+      if (summary) summary.textContent = said.join(" \u00b7 ");
+    });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form.offline-hand-form");
+    if (form) summarizeMore(form);
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form.offline-hand-form");
+    if (form) summarizeMore(form);
+  });
+  function sidePanel(doc, s, R) {
     var p = "s" + s + "-";
     var panel = el("fieldset", { class: "card side-panel", "data-side": String(s) }, [el("legend", { text: doc.sides[s].name })]);
     HAND_FIELDS.forEach(function (field) { panel.appendChild(numberField(p + field[0], field[1])); });
-    // The same markup as the hand form's (templates/_forms.html switch, templates/games/hand.html Count).
-    panel.appendChild(el("div", { class: "field switch" }, [
-      el("label", { for: p + "went_out" }, [
-        el("input", { type: "checkbox", role: "switch", id: p + "went_out", name: p + "went_out", value: "y",
-          "aria-describedby": p + "went_out-error" }),
-        el("span", { class: "switch-track", "aria-hidden": "true" }),
-        el("span", { class: "switch-label", text: "Went out" }),
-      ]),
-      el("p", { class: "field-error", id: p + "went_out-error" }),
-    ]));
+    panel.appendChild(switchField(p + "went_out", "Went out"));
     function sign(value, name) {
       var attrs = { type: "radio", name: p + "count_sign", value: value, "aria-label": name };
       if (value === "+") attrs.checked = "checked";
@@ -1040,6 +1182,8 @@
       ]),
       el("p", { class: "field-error", id: p + "count-error" }),
     ]));
+    var more = moreEntries(doc, s, R);
+    if (more) panel.appendChild(more);
     return panel;
   }
   function showLocalGame() {
@@ -1109,9 +1253,22 @@
       }
       // The form for the next hand (or the waiting hand being changed).
       var panels = form.querySelector(".offline-hand-sides");
-      if (!panels.children.length) doc.sides.forEach(function (side, s) { panels.appendChild(sidePanel(doc, s)); });
+      if (!panels.children.length) {
+        doc.sides.forEach(function (side, s) { panels.appendChild(sidePanel(doc, s, R)); });
+        // The perfect cut is the whole hand's, credited to the cutter's side (readForm), as on the hand form.
+        if (R.hasEntry(doc, "perfect_cut")) {
+          panels.after(switchField("perfect_cut", "Perfect cut", "(+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards)"));
+        }
+      }
       var editing = localEditing && items.find(function (i) { return i.id === localEditing; });
       var number = editing ? editing.position + 1 : items.length + 1;
+      var cut = form.querySelector("#perfect_cut + .switch-track + .switch-label small");
+      if (cut) {
+        var seats = doc.sides.length * doc.sides[0].players.length;
+        var cutter = (((doc.first_dealer + number - 1) % seats) - 1 + seats) % seats;
+        cut.textContent = " (+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards: " + playerOfSeat(doc, cutter) + " cut)";
+      }
+      summarizeMore(form);
       form.hidden = finished && !editing;
       form.querySelector(".offline-hand-heading").textContent = editing ? "Edit hand " + number + " (not yet synced)" : "Hand " + number;
       form.querySelector(".save-offline-hand").textContent = editing ? "Save changes" : "Save hand " + number;

@@ -504,6 +504,8 @@
 
   root.ScorepadRules = {
     scoreGame, checkHand, scoreHand: scoreOneHand, minimumCount, GAME_OVER,
+    // rules.Rules.has: whether the game offers an entry (a value of 0: the table does not play it); its kind.
+    hasEntry: (doc, name) => has(gameOf(doc), name), entryKind: (name) => KIND[name],
     // Held to rules.py's own by tests/e2e/test_rules_js.py.
     tables: { fields: LABEL, cards: CARDS, wild: WILD, presets: PRESETS, specialHands: SPECIAL_HANDS }
   };
