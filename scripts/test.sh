@@ -5,6 +5,8 @@
 # and removes. Arguments go to both pytest runs. The README's test command and CI's .ci/run call it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/postgres.sh
+source scripts/postgres.sh
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -54,40 +56,8 @@ if [ -z "$pg_url" ]; then
     pg_ctl_path=$(command -v pg_ctl) || { echo "PostgreSQL is needed for the tests: no pg_ctl found" >&2; exit 1; }
     pg_bin=$(dirname "$pg_ctl_path")
   fi
-  if [ "$(id -u)" -eq 0 ]; then  # root can't run postgres
-    id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
-    as_pg() { runuser -u postgres -- "$@"; }
-  else
-    as_pg() { "$@"; }
-  fi
-  pg_dir=$(mktemp -d /tmp/scorepad-pg.XXXXXX)
-  stop_postgres() {
-    if [ -f "$pg_dir/data/postmaster.pid" ]; then
-      as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
-    fi
-    rm -rf "$pg_dir"
-  }
-  trap stop_postgres EXIT
-  trap 'exit 130' INT TERM HUP  # the EXIT trap then stops the server
-  [ "$(id -u)" -ne 0 ] || chown postgres: "$pg_dir"
-  pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  pg_password=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
-  (umask 077 && printf '%s\n' "$pg_password" >"$pg_dir/password")
-  [ "$(id -u)" -ne 0 ] || chown postgres: "$pg_dir/password"
-  as_pg "$pg_bin/initdb" -D "$pg_dir/data" -U postgres --pwfile="$pg_dir/password" --auth=scram-sha-256 \
-    --encoding=UTF8 --no-locale --no-sync >/dev/null
-  rm -f "$pg_dir/password"
   # Durability is not wanted from a server that lives for one test run: no fsync makes it quicker.
-  pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
-  pg_options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-  if ! as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -o "$pg_options" -w -t 60 start >/dev/null; then
-    cat "$pg_dir/server.log" >&2
-    exit 1
-  fi
-  # The app's role owns its database but is no superuser, as in production.
-  PGPASSWORD="$pg_password" "$pg_bin/psql" -q -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
-    -c "CREATE ROLE scorepad LOGIN PASSWORD '$pg_password'" -c "CREATE DATABASE scorepad OWNER scorepad"
-  pg_url="postgresql://scorepad:$pg_password@127.0.0.1:$pg_port/scorepad"
+  start_throwaway_postgres "$pg_bin" -c fsync=off -c synchronous_commit=off -c full_page_writes=off || exit 1
 fi
 
 # The whole suite on each database; both runs go ahead, and either one failing fails the script.
