@@ -10,7 +10,6 @@ from .rules import RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 # Two hands added at the same moment are both stored: the one that lost the race is checked again as the next
 # hand and stored after the other (docs/api.md). A game changing this often for one call is not a card table.
 APPEND_ATTEMPTS = 5
@@ -149,10 +148,9 @@ def add_hand(game_id: str):
     """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
     stored = _editable(game_id)
     key = request.headers.get("Idempotency-Key")
-    if key and len(key) > IDEMPOTENCY_KEY_LENGTH:
-        abort(400, f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters.")
-    if key and not key.isprintable():
-        abort(400, "An Idempotency-Key is printable text: letters, digits and punctuation.")
+    problem = store.idempotency_key_problem(key) if key else None
+    if problem:
+        abort(400, problem)
     if key:
         previous = store.remembered_answer(stored, key)
         if previous is not None:

@@ -86,7 +86,7 @@ def _start(game: document.Game, offline_key: str | None = None) -> Response:
     the page drew in case the answer never came (offline.js starts the game on the phone, then sends it
     with this key: sync.create_game then finds this game, never makes a second)."""
     stored, _token = store.create_game(game)
-    if offline_key and len(offline_key) <= 200 and offline_key.isprintable():
+    if offline_key and not store.idempotency_key_problem(offline_key):
         store.remember_start(stored.id, rights.device_hash(), offline_key)
     rights.grant(stored.id, rights.CREATED)
     return redirect(url_for("games.show", game_id=stored.id), 303)
@@ -218,14 +218,22 @@ def create_game():
     form.fill_rules(starting_rules(form), only_unset=True)
     if action in ("save_rules", "replace_rules"):
         return _save_rules(form, replace=action == "replace_rules")
-    if not form.validate():
-        return _new_game_page(form, 422)
-    try:
-        game = document.parse_document(form.document_json())
-    except RuleError as error:
-        leftovers = attach_problems(error.problems, form.field_for)
+    game, leftovers = game_of_form(form)
+    if game is None:
         return _new_game_page(form, 422, leftovers)
     return _start(game, request.form.get("offline_key"))
+
+
+def game_of_form(form: NewGameForm) -> tuple[document.Game | None, list[str]]:
+    """The game a filled-in new-game form describes, checked by the form, then by the rules (the page's Start and
+    a game started offline, sync.create_game, both come here). None when refused: each problem is then on its
+    field, and those that belong to no field are returned."""
+    if not form.validate():
+        return None, []
+    try:
+        return document.parse_document(form.document_json()), []
+    except RuleError as error:
+        return None, attach_problems(error.problems, form.field_for)
 
 
 def _save_rules(form: NewGameForm, replace: bool) -> Response:

@@ -470,6 +470,18 @@ def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
         raise
 
 
+IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
+
+
+def idempotency_key_problem(key: str) -> str | None:
+    """Why an Idempotency-Key can't be kept, or None (the API, the phone's queue and the new-game page ask)."""
+    if len(key) > IDEMPOTENCY_KEY_LENGTH:
+        return f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
+    if not key.isprintable():
+        return "An Idempotency-Key is printable text: letters, digits and punctuation."
+    return None
+
+
 def _start_key(device: str, key: str) -> str:
     """How a started game's key is kept: bound to the device that drew it, and apart from the keys API clients
     choose for hands (a hand's key can never name a started game, nor another device's key this one)."""

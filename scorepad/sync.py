@@ -15,14 +15,12 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request, url_for
 
 from . import document, rights, security, store
-from .forms import NewGameForm, attach_problems
-from .games import starting_rules
+from .forms import NewGameForm
+from .games import game_of_form, starting_rules
 from .rules import RuleError
 
 bp = Blueprint("sync", __name__, url_prefix="/sync")
 bp.before_request(security.refuse_cross_site_posts)
-
-IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 
 
 def _answer(outcome: str, stored: store.Stored, status: int, **extra: Any):
@@ -61,7 +59,7 @@ def create_game():
     is remembered against the game it made: a retry after a lost answer gets that game again, never a
     second one (a key is 128 random bits, so it names one game whatever game it is kept under)."""
     key = request.headers.get("Idempotency-Key", "")
-    if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+    if not key or store.idempotency_key_problem(key):
         return _problem(400, "A game started offline needs its Idempotency-Key.")
     device = rights.device_hash()
     made = store.game_started_with(device, key)
@@ -74,13 +72,8 @@ def create_game():
         return _created(stored, 200, replay=True)
     form = NewGameForm(request.form)
     form.fill_rules(starting_rules(form), only_unset=True)
-    if not form.validate():
-        errors = [f"{field.label.text}: {message}" for field in form for message in field.errors]
-        return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
-    try:
-        game = document.parse_document(form.document_json())
-    except RuleError as error:
-        leftovers = attach_problems(error.problems, form.field_for)
+    game, leftovers = game_of_form(form)
+    if game is None:
         errors = [f"{field.label.text}: {message}" for field in form for message in field.errors] + leftovers
         return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
     stored, _token = store.create_game(game)
@@ -99,7 +92,7 @@ def add_hand(game_id: str):
     if not rights.can_edit(stored):
         return _problem(403, "This phone can no longer change this game: open it again from its scorekeeper's link.")
     key = request.headers.get("Idempotency-Key", "")
-    if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+    if not key or store.idempotency_key_problem(key):
         return _problem(400, "A queued hand needs its Idempotency-Key.")
     previous = store.remembered_answer(stored, key)
     if previous is not None:
