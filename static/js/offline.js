@@ -984,7 +984,7 @@
     body.set("offline_key", key);
     var controller = window.AbortController ? new AbortController() : null;
     var timer = setTimeout(function () { if (controller) controller.abort(); }, SAVE_TIMEOUT_MS);
-    fetch(form.action, { method: "POST", credentials: "same-origin", body: body,
+    fetch(form.getAttribute("action"), { method: "POST", credentials: "same-origin", body: body,
       signal: controller ? controller.signal : undefined }).then(function (response) {
       clearTimeout(timer);
       if (response.ok && response.redirected) { location.assign(response.url); return; }

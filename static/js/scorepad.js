@@ -113,7 +113,7 @@
     }
     var body = new URLSearchParams();
     body.set("key", found[1]);
-    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+    fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
       .then(function () {
         history.replaceState(history.state, "", clean);
         location.reload();

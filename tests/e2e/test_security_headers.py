@@ -73,3 +73,11 @@ def test_scorepads_own_pages_break_no_rule_of_their_policy(page: Page, live_serv
         assert page.evaluate("window.cspViolations") == [], path
     # No <style> was injected by htmx (its indicator rule is in scorepad.css).
     assert page.locator("head style").count() == 0
+
+
+def test_starting_a_game_sends_nothing_the_server_refuses(page: Page, live_server: str):
+    refused = []
+    page.on("response", lambda response: refused.append(response.url) if response.status >= 400 else None)
+    start_game(page, live_server)
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    assert refused == []
