@@ -211,3 +211,17 @@ def start_game(page, live_server) -> None:
     name_the_players(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Us v Them")
+
+
+def drop_answers(context, pattern: str) -> list[str]:
+    """A lost acknowledgement: each request matching `pattern` reaches the server, then its answer is dropped on
+    its way back to the phone. Returns the list of the addresses whose answers were lost, filled as they go."""
+    lost: list[str] = []
+
+    def store_then_drop(route):
+        route.fetch()  # the server does its work...
+        lost.append(route.request.url)
+        route.abort()  # ...and its answer never arrives
+
+    context.route(pattern, store_then_drop)
+    return lost

@@ -15,7 +15,7 @@ import sqlalchemy
 from playwright.sync_api import Page, expect
 from test_offline_queue import HAND_1, enter, entered, figures, server_game
 
-from conftest import name_the_players
+from conftest import drop_answers, name_the_players
 
 
 @pytest.fixture(scope="session")
@@ -118,16 +118,10 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     expect(page.locator(".waiting-hand")).to_have_count(2)
 
     # The connection comes back, but the answer to the game's creation is lost on its way to the phone.
-    lost = []
-
-    def store_then_drop(route):
-        route.fetch()  # the server starts the game...
-        lost.append(route.request.url)
-        route.abort()  # ...and its answer never arrives
-
-    page.context.route("**/sync/games", store_then_drop)
+    lost = drop_answers(page.context, "**/sync/games")
     wifi.restore()
-    page.evaluate("window.ScorepadOffline.syncNow()")
+    with page.expect_event("requestfailed", lambda request: request.url.endswith("/sync/games")):
+        page.evaluate("window.ScorepadOffline.syncNow()")
     expect(page.locator("#sync-status")).to_have_text("Offline: 2 hands waiting on this phone, not yet synced.")
     # Every try's answer is lost (a timer's pass may try again meanwhile): still one game on the server.
     assert lost

@@ -16,7 +16,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import start_game
+from conftest import drop_answers, start_game
 
 MINUS = "\u2212"
 
@@ -230,14 +230,7 @@ def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
     expect(page.locator("#hand-1 .not-synced")).to_be_visible()
 
     # The connection comes back, but the answer to the first send is lost on its way to the phone.
-    lost = []
-
-    def store_then_drop(route):
-        route.fetch()  # the server stores the hand...
-        lost.append(route.request.url)
-        route.abort()  # ...and its answer never arrives
-
-    page.context.route("**/sync/games/**", store_then_drop)
+    lost = drop_answers(page.context, "**/sync/games/**")
     wifi.restore()
     with page.expect_event("requestfailed", lambda request: "/sync/games/" in request.url):
         page.evaluate("window.ScorepadOffline.syncNow()")
