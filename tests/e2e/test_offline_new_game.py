@@ -120,7 +120,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     # The connection comes back, but the answer to the game's creation is lost on its way to the phone.
     lost = drop_answers(page.context, "**/sync/games")
     wifi.restore()
-    with page.expect_event("requestfailed", lambda request: request.url.endswith("/sync/games")):
+    with page.context.expect_event("requestfailed", lambda request: request.url.endswith("/sync/games")):
         page.evaluate("window.ScorepadOffline.syncNow()")
     expect(page.locator("#sync-status")).to_have_text("Offline: 2 hands waiting on this phone, not yet synced.")
     # Every try's answer is lost (a timer's pass may try again meanwhile): still one game on the server.

@@ -232,7 +232,7 @@ def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
     # The connection comes back, but the answer to the first send is lost on its way to the phone.
     lost = drop_answers(page.context, "**/sync/games/**")
     wifi.restore()
-    with page.expect_event("requestfailed", lambda request: "/sync/games/" in request.url):
+    with page.context.expect_event("requestfailed", lambda request: "/sync/games/" in request.url):
         page.evaluate("window.ScorepadOffline.syncNow()")
     expect(page.locator("#hand-1 .not-synced")).to_be_visible()  # the phone could not know it was stored
     assert lost  # each send (the page may try again on its timer) reached the server and lost its answer
