@@ -10,6 +10,7 @@ import os
 import socket
 import struct
 import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -211,6 +212,15 @@ def start_game(page, live_server) -> None:
     name_the_players(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Us v Them")
+
+
+def until(page, condition, what: str, seconds: float = 30) -> None:
+    """Wait for a condition the test process sees (not the page: e.g. a request the server has answered),
+    checking it every tenth of a second; fail saying `what` did not happen."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
+        page.wait_for_timeout(100)
 
 
 def drop_answers(context, pattern: str) -> list[str]:
