@@ -137,10 +137,11 @@ def get_game(game_id: str):
     seen = delivery.revision_match(revision) if revision is not None else None
     if seen is not None:  # the caller has this revision: 304 without reading or scoring the game
         return delivery.not_modified(seen.split(":", 1)[0], weak=False)
-    stored = store.load_game(game_id)
-    response = jsonify(stored.document())
-    response.set_etag(str(stored.record.version))
-    return response
+    if revision is None:
+        raise store.GameNotFound(game_id)
+    # Made once per revision of the game (delivery.made_once), then reused until its next change.
+    response = delivery.made_once(("document", revision), lambda: jsonify(store.load_game(game_id).document()))
+    return delivery.strong_tag(response, str(revision))
 
 
 @bp.post("/games/<game_id>/hands")

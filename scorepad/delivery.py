@@ -3,20 +3,26 @@ revision as the ETag of what is made from it, so an unchanged game is answered 3
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import brotli
 from flask import Flask, Response, current_app, request, session
 from flask_compress import Compress
-from sqlalchemy import event
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import Engine
 from werkzeug.datastructures import ETags
+from werkzeug.http import parse_etags
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
@@ -113,10 +119,53 @@ def init_app(app: Flask) -> None:
     for key, value in COMPRESS_CONFIG.items():
         app.config.setdefault(key, value)
     compress.init_app(app)
+    app.extensions["scorepad_made_once"] = MadeOnce(app.config.get("MADE_ONCE_SIZE", 256))
     versions = app.config["STATIC_VERSIONS"]
     app.config["BUILD_ID"] = build_id(versions, Path(app.template_folder))
     root = compressed_copy(Path(app.static_folder), versions, app.instance_path)
-    app.wsgi_app = StaticFiles(app.wsgi_app, root, app.static_url_path, versions)
+    app.wsgi_app = StaticFiles(RevisionGate(app.wsgi_app, app), root, app.static_url_path, versions)
+
+
+class RevisionGate:
+    """WSGI middleware for what an open scoreboard asks every few seconds (share.scoreboard_live): while the game
+    is at the revision the scoreboard shows, the 304 is answered here, from one query of the revision, before
+    Flask builds a request, opens the session or runs a hook. Anything else, a changed game included, goes on to
+    the app, which answers the same way (the same ETag and headers) when it gets there."""
+
+    LIVE = re.compile(r"/games/([A-Za-z0-9_-]{1,32})/scoreboard/live")
+
+    def __init__(self, application, app: Flask):
+        self.application = application
+        self.app = app
+        self.engine: Engine | None = None
+        from .models import GameRecord
+
+        self.query = select(GameRecord.version).where(GameRecord.id == bindparam("game_id"))
+
+    def revision(self, game_id: str) -> int | None:
+        if self.engine is None:
+            with self.app.app_context():
+                from .models import db
+
+                self.engine = db.engine
+        with self.engine.connect() as connection:
+            return connection.execute(self.query, {"game_id": game_id}).scalar()
+
+    def __call__(self, environ, start_response):
+        asked = environ.get("HTTP_IF_NONE_MATCH")
+        if asked and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            live = self.LIVE.fullmatch(environ.get("PATH_INFO", ""))
+            if live is not None:
+                version = self.revision(live[1])
+                if version is not None and parse_etags(asked).contains_weak(str(version)):
+                    start_response("304 Not Modified", live_not_modified_headers(version))
+                    return []
+        return self.application(environ, start_response)
+
+
+def live_not_modified_headers(version: int) -> list[tuple[str, str]]:
+    """The headers of share.scoreboard_live's 304, wherever it is answered."""
+    return [("ETag", f'W/"{version}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
 
 
 # --- ETags from a game's revision ------------------------------------------------------------------
@@ -186,4 +235,107 @@ def tagged(response: Response, tag: str | None, vary: Iterable[str] = PAGE_VARY)
         response.set_etag(tag, weak=True)
         response.cache_control.no_cache = True
         response.cache_control.private = True
+    return response
+
+
+# --- Answers made once per revision ------------------------------------------------------------------
+
+# Headers an answer keeps from when it was made; the view sets the rest (ETag, Cache-Control) on each look.
+_KEPT_HEADERS = frozenset({"content-type", "vary", "content-language"})
+
+
+class Kept:
+    """One answer as made: its body, a few headers, and its compressed forms (each made once, when first asked)."""
+
+    def __init__(self, body: bytes, headers: list[tuple[str, str]]):
+        self.body = body
+        self.headers = headers
+        self.encoded: dict[str, bytes] = {}
+
+    def answer(self) -> Response:
+        """The kept answer, compressed as this browser takes it (brotli, else gzip), as Flask-Compress would."""
+        config = current_app.config
+        body, encoding = self.body, None
+        if len(body) >= config["COMPRESS_MIN_SIZE"]:
+            encoding = request.accept_encodings.best_match(config["COMPRESS_ALGORITHM"])
+        if encoding is not None:
+            if encoding not in self.encoded:
+                if encoding == "br":
+                    self.encoded[encoding] = brotli.compress(body, quality=config["COMPRESS_BR_LEVEL"])
+                else:
+                    self.encoded[encoding] = gzip.compress(body, compresslevel=config["COMPRESS_LEVEL"], mtime=0)
+            body = self.encoded[encoding]
+        response = Response(body, headers=self.headers)
+        if encoding is not None:
+            response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves an encoded answer alone
+            response.vary.add("Accept-Encoding")
+        return response
+
+
+class MadeOnce:
+    """Answers made from one revision of a game (a page, a fragment, the JSON document), kept in this process
+    with their compressed forms: a second look at an unchanged game costs the query that finds its revision,
+    and no rendering, scoring or compressing. The key holds everything the answer depends on, the revision
+    among it, so a kept answer is never stale: a change makes a new key, and old ones age out (least recently
+    used first). Nothing here is state another process needs: a worker that never saw the game makes the
+    answer itself, from the database."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self.kept: OrderedDict[tuple, Kept] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> Kept | None:
+        with self.lock:
+            kept = self.kept.get(key)
+            if kept is not None:
+                self.kept.move_to_end(key)
+            return kept
+
+    def put(self, key: tuple, kept: Kept) -> None:
+        with self.lock:
+            self.kept[key] = kept
+            self.kept.move_to_end(key)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.kept.clear()
+
+
+def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
+    """The answer `make` gives, made once for `key` in this process and reused while the key is the same.
+
+    The key must name everything the answer shows (the game, its revision, whose phone, what is asked); the
+    address, htmx's headers and the build are added here. None: made afresh, as for a page with a message
+    shown once (and any page while the session holds one). Only a plain 200 that sets no cookie is kept."""
+    if key is None or session.get("_flashes"):
+        return make()
+    headers = request.headers
+    full_key = (
+        current_app.config["BUILD_ID"],
+        request.url,
+        headers.get("HX-Request"),
+        headers.get("HX-Target"),
+        headers.get("HX-Boosted"),
+        headers.get("HX-History-Restore-Request"),
+        *key,
+    )
+    answers: MadeOnce = current_app.extensions["scorepad_made_once"]
+    kept = answers.get(full_key)
+    if kept is None:
+        response = make()
+        if response.status_code != 200 or response.is_streamed or "Set-Cookie" in response.headers:
+            return response
+        kept = Kept(response.get_data(), [(k, v) for k, v in response.headers.items() if k.lower() in _KEPT_HEADERS])
+        answers.put(full_key, kept)
+    return kept.answer()
+
+
+def strong_tag(response: Response, tag: str) -> Response:
+    """A strong ETag for one encoding of an answer, marked as Flask-Compress marks those it compresses
+    (`"7:br"`): revision_match and names_revision read both."""
+    encoding = response.headers.get("Content-Encoding")
+    response.set_etag(f"{tag}:{encoding}" if encoding else tag, weak=False)
     return response

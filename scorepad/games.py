@@ -448,16 +448,19 @@ def show(game_id: str):
     tag = None if undo else delivery.page_tag(stored.record.version, editable, scorekeeper, holders, original)
     if tag is not None and delivery.unchanged(tag):
         return delivery.not_modified(tag, delivery.PAGE_VARY)
-    response = render(
-        "games/show.html",
-        "scoresheet",
-        editable=editable,
-        scorekeeper=scorekeeper,
-        holders=holders,
-        original=original,
-        settlement=_settlement(stored),
-        undo=undo,
-        **scoresheet_context(stored),
+    response = delivery.made_once(
+        None if tag is None else (tag,),
+        lambda: render(
+            "games/show.html",
+            "scoresheet",
+            editable=editable,
+            scorekeeper=scorekeeper,
+            holders=holders,
+            original=original,
+            settlement=_settlement(stored),
+            undo=undo,
+            **scoresheet_context(stored),
+        ),
     )
     return delivery.tagged(response, tag)
 

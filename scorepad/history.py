@@ -7,11 +7,11 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import selectinload, undefer_group
 
-from . import document, rights, rulesets, store
+from . import delivery, document, rights, rulesets, store
 from .models import GameRecord, db
 from .security import refuse_cross_site_posts
 
@@ -36,25 +36,43 @@ def _page_number() -> int:
 def history():
     """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
     search = (request.args.get("q") or "").strip()[:100]
-    kept = rights.kept_games()
-    found = [row for row in kept if _matches(row.sides, search)] if search else kept
-    pages = max(1, -(-len(found) // PAGE_SIZE))
-    page = min(_page_number(), pages)
-    shown = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
-    # Only this page's games are loaded and their figures read.
-    by_id = {stored.id: stored for stored in store.load_games([row.id for row in shown])}
-    games = [(by_id[row.id], row.via) for row in shown if row.id in by_id]
-    return render_template(
-        "history/list.html",
-        search=search,
-        total=len(kept),
-        found=len(found),
-        page=page,
-        pages=pages,
-        first=(page - 1) * PAGE_SIZE + 1,
-        in_progress=[(stored, via) for stored, via in games if not stored.score.finished],
-        finished=[(stored, via) for stored, via in games if stored.score.finished],
-    )
+    page = _page_number()
+    if search:
+        kept = rights.kept_games()
+        total = len(kept)
+        found = [row for row in kept if _matches(row.sides, search)]
+        pages = max(1, -(-len(found) // PAGE_SIZE))
+        page = min(page, pages)
+        shown, found_count = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], len(found)
+    else:  # the page's rows alone (and the count): no name read
+        total, shown = rights.kept_games_page((page - 1) * PAGE_SIZE, PAGE_SIZE)
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page > pages:
+            page = pages
+            total, shown = rights.kept_games_page((page - 1) * PAGE_SIZE, PAGE_SIZE)
+        found_count = total
+
+    def make() -> Response:
+        # Only this page's games are loaded and their figures read.
+        by_id = {stored.id: stored for stored in store.load_games([row.id for row in shown])}
+        games = [(by_id[row.id], row.via) for row in shown if row.id in by_id]
+        return make_response(
+            render_template(
+                "history/list.html",
+                search=search,
+                total=total,
+                found=found_count,
+                page=page,
+                pages=pages,
+                first=(page - 1) * PAGE_SIZE + 1,
+                in_progress=[(stored, via) for stored, via in games if not stored.score.finished],
+                finished=[(stored, via) for stored, via in games if stored.score.finished],
+            )
+        )
+
+    # Made once for this list (each game's revision and right, the counts) and reused until one of them changes.
+    key = ("history", page, pages, total, found_count, tuple((row.id, row.version, row.via) for row in shown))
+    return delivery.made_once(key, make)
 
 
 # --- Statistics per player ----------------------------------------------------------------------
@@ -114,7 +132,7 @@ def _all_kept_games() -> list[store.Stored]:
     records = db.session.scalars(
         select(GameRecord)
         .where(GameRecord.id.in_(ids))
-        .options(selectinload(GameRecord.hands))
+        .options(selectinload(GameRecord.hands), undefer_group("made"))
         .order_by(GameRecord.created_at.desc(), GameRecord.id)
     ).all()
     return [store.Stored(record) for record in records]

@@ -28,7 +28,9 @@ class GameRecord(db.Model):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     edit_token_hash: Mapped[str] = mapped_column(String(64))
-    rules: Mapped[dict] = mapped_column(JSON)
+    # The rules and the figures (below) are read together, and only when asked for: a page made once per
+    # revision and reused (delivery.made_once) needs neither.
+    rules: Mapped[dict] = mapped_column(JSON, deferred=True, deferred_group="made")
     sides: Mapped[list] = mapped_column(JSON)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -41,7 +43,7 @@ class GameRecord(db.Model):
     # The handover link's key is derived from this (docs/architecture.md); revoking raises it, so old links fail.
     handover_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Every figure of the game as of `figures_version`: reading a game reuses them until its next change.
-    figures: Mapped[dict | None] = mapped_column(JSON)
+    figures: Mapped[dict | None] = mapped_column(JSON, deferred=True, deferred_group="made")
     figures_version: Mapped[int | None] = mapped_column(Integer)
 
     hands: Mapped[list[HandRecord]] = relationship(

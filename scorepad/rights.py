@@ -18,7 +18,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 
 from flask import abort, current_app, request, session
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from . import store
 from .models import GameRecord, GameRight, db
@@ -221,17 +221,32 @@ def revoke_handover(stored: store.Stored) -> None:
     db.session.commit()
 
 
-def kept_games() -> list:
-    """Every game this device may change, newest first: rows of (id, created_at, sides, via), read without
-    loading or scoring a game (history pages them and searches their names)."""
+def _kept(*columns):
     device = device_hash(create=False)
     if device is None:
-        return []
-    return list(
-        db.session.execute(
-            select(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via)
-            .join(GameRight, GameRight.game_id == GameRecord.id)
-            .where(GameRight.device_hash == device)
-            .order_by(GameRecord.created_at.desc(), GameRecord.id)
-        )
+        return None
+    return (
+        select(*columns)
+        .join(GameRight, GameRight.game_id == GameRecord.id)
+        .where(GameRight.device_hash == device)
+        .order_by(GameRecord.created_at.desc(), GameRecord.id)
     )
+
+
+def kept_games() -> list:
+    """Every game this device may change, newest first: rows of (id, created_at, sides, via, version), read
+    without loading or scoring a game (history searches their names)."""
+    query = _kept(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via, GameRecord.version)
+    return [] if query is None else list(db.session.execute(query))
+
+
+def kept_games_page(offset: int, limit: int) -> tuple[int, list]:
+    """How many games this device may change, and `limit` of them from `offset`, newest first: rows of
+    (id, via, version), from two small queries (a history page without a search reads no more)."""
+    query = _kept(GameRecord.id, GameRight.via, GameRecord.version)
+    if query is None:
+        return 0, []
+    count = db.session.scalar(
+        select(func.count()).select_from(GameRight).where(GameRight.device_hash == device_hash(create=False))
+    )
+    return count or 0, list(db.session.execute(query.offset(offset).limit(limit)))

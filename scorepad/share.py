@@ -155,8 +155,11 @@ def scoreboard(game_id: str):
         if request.if_none_match.contains_weak(_page_tag(game_id, version)):
             return _not_modified(_page_tag(game_id, version))
     stored = load_or_404(game_id)
-    response = render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
-    return _tagged(response, _page_tag(game_id, stored.record.version))
+    tag = _page_tag(game_id, stored.record.version)
+    response = delivery.made_once(
+        (tag,), lambda: render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
+    )
+    return _tagged(response, tag)
 
 
 @bp.get("/games/<game_id>/scoreboard/live")
@@ -168,9 +171,13 @@ def scoreboard_live(game_id: str):
         abort(404, NO_GAME)
     if request.if_none_match.contains_weak(str(version)):
         return _not_modified(str(version))
-    stored = load_or_404(game_id)
-    body = render_block("share/scoreboard.html", "scoresheet", fragment=True, **_scoreboard_context(stored))
-    return _tagged(make_response(body), str(stored.record.version))
+
+    def make() -> Response:
+        stored = load_or_404(game_id)
+        body = render_block("share/scoreboard.html", "scoresheet", fragment=True, **_scoreboard_context(stored))
+        return make_response(body)
+
+    return _tagged(delivery.made_once(("live", version), make), str(version))
 
 
 # --- The rules page: the game's own stored rules, in words and tables -------------------------------

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import document, rules
@@ -240,7 +241,10 @@ def load_games(game_ids: list[str]) -> list[Stored]:
     if not game_ids:
         return []
     records = db.session.scalars(
-        db.select(GameRecord).where(GameRecord.id.in_(game_ids)).order_by(GameRecord.updated_at.desc())
+        db.select(GameRecord)
+        .options(undefer_group("made"))
+        .where(GameRecord.id.in_(game_ids))
+        .order_by(GameRecord.updated_at.desc())
     ).all()
     return [Stored(record) for record in records]
 

@@ -275,3 +275,115 @@ def test_if_match_takes_the_etag_as_compression_marks_it(client, api_game):
     put = client.put(f"/api/games/{game_id}/hands/0", json=FIRST_CORRECTED, headers={**headers, "If-Match": tag})
     assert put.status_code == 200
     assert put.get_json()["totals"] == [1400, 350]
+
+
+# --- Answers made once per revision, and the scoreboard's 304 before Flask --------------------------------
+
+
+@pytest.fixture
+def renders(app):
+    """The templates rendered from here on (Flask's template_rendered signal)."""
+    from flask import template_rendered
+
+    seen: list[str] = []
+
+    def record(sender, template, context, **extra):
+        seen.append(template.name)
+
+    template_rendered.connect(record, app)
+    yield seen
+    template_rendered.disconnect(record, app)
+
+
+def test_a_second_look_at_an_unchanged_game_page_renders_nothing(client, api_game, renders):
+    game_id, headers = api_game
+    assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+    first = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
+    assert renders == ["games/show.html"]
+
+    renders.clear()
+    again = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "br"})
+    assert renders == []
+    assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+    assert "Accept-Encoding" in again.headers["Vary"] and "Cookie" in again.headers["Vary"]
+    plain = client.get(f"/games/{game_id}")  # a browser that takes no compression gets the same page, plain
+    assert "Content-Encoding" not in plain.headers
+    assert plain.data == brotli.decompress(first.data)
+    assert renders == []
+
+    # The next hand makes a new page: Us 1,300 + 395 = 1,695.
+    assert client.post(f"/api/games/{game_id}/hands", json=SECOND, headers=headers).status_code == 201
+    changed = client.get(f"/games/{game_id}")
+    assert renders == ["games/show.html"]
+    assert "1,695" in changed.get_data(as_text=True)
+
+
+def test_a_kept_page_is_never_shown_to_a_phone_that_sees_it_another_way(app, client):
+    """The scorekeeper's page (with Enter hand) and a stranger's (read-only) are kept apart."""
+    from .test_games import NEW_GAME
+
+    response = client.post("/games", data=NEW_GAME)
+    game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    keeper = client.get(f"/games/{game_id}").get_data(as_text=True)
+    stranger = app.test_client().get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Enter hand 1" in keeper
+    assert "Enter hand 1" not in stranger and "Us" in stranger
+    assert "Enter hand 1" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_the_json_document_is_made_once_per_revision(client, api_game, monkeypatch):
+    game_id, headers = api_game
+    assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+    first = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    revision = first.headers["ETag"].strip('"').split(":")[0]
+    assert first.headers["ETag"] == f'"{revision}:gzip"'
+
+    def not_loaded(game_id):
+        raise AssertionError("the game was loaded again")
+
+    monkeypatch.setattr("scorepad.store.load_game", not_loaded)
+    again = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    assert again.status_code == 200 and again.data == first.data
+    assert json_of(again)["totals"] == [1300, 350]
+    monkeypatch.undo()
+
+    assert client.post(f"/api/games/{game_id}/hands", json=SECOND, headers=headers).status_code == 201
+    changed = client.get(f"/api/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    assert json_of(changed)["totals"] == [1695, 1470]  # Them: 350 + 1,120
+
+
+def json_of(response) -> dict:
+    import json
+
+    return json.loads(gzip.decompress(response.data))
+
+
+def test_an_unchanged_poll_is_answered_before_flask(app, client, api_game):
+    from flask import request_started
+
+    game_id, headers = api_game
+    revision = client.get(f"/api/games/{game_id}").get_json()["revision"]
+    started: list[object] = []
+
+    def record(sender, **extra):
+        started.append(sender)
+
+    request_started.connect(record, app)
+    try:
+        unchanged = client.get(f"/games/{game_id}/scoreboard/live", headers={"If-None-Match": f'W/"{revision}"'})
+        assert started == []  # no Flask request was built: no session, no hook
+        assert unchanged.status_code == 304 and unchanged.data == b""
+        assert unchanged.headers["ETag"] == f'W/"{revision}"'
+        assert unchanged.headers["Cache-Control"] == "no-cache"
+        assert "default-src 'self'" in unchanged.headers["Content-Security-Policy"]
+
+        assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+        started.clear()
+        changed = client.get(f"/games/{game_id}/scoreboard/live", headers={"If-None-Match": f'W/"{revision}"'})
+        assert changed.status_code == 200 and "1,300" in changed.get_data(as_text=True)
+        assert len(started) == 1  # the app made the new figures
+        assert changed.headers["ETag"] == f'W/"{revision + 1}"'
+    finally:
+        request_started.disconnect(record, app)
+    assert client.get("/games/nope/scoreboard/live", headers={"If-None-Match": 'W/"1"'}).status_code == 404
