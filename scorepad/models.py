@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -106,3 +106,14 @@ class RuleSet(db.Model):
     rules: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RateLimitCount(db.Model):
+    """One rate limit's count for one client in its current window (scorepad/ratelimits.py), when the limits
+    count in the database: shared by every worker and machine."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer, nullable=False)
+    expires_at: Mapped[float] = mapped_column(Float, nullable=False)  # when the window ends, in seconds since the epoch

@@ -14,7 +14,7 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors
+from . import errors, ratelimits
 
 
 def refuse_cross_site_posts() -> None:
@@ -200,6 +200,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(no_store_where_a_key_is)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    ratelimits.configure(app)  # `database`: the counts in Scorepad's own database, shared by every process
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # One limiter for each app: its counts (memory://) and settings are that app's alone.
     limiter = Limiter(get_remote_address, app=app, default_limits=[])

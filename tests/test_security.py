@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -396,3 +397,35 @@ def test_an_idempotency_key_older_than_a_day_is_forgotten(app, client, api_game)
         assert db.session.get(GameRecord, game_id).version >= 3
     third = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=keyed)
     assert len(third.get_json()["hands"]) == 2  # and it is remembered afresh
+
+
+def test_limits_counted_in_the_database_are_shared_by_every_process(make_app):
+    """Two apps on one database stand for two gunicorn workers (or two machines): one count between them."""
+    first = make_app(RATELIMIT_STORAGE_URI="database", RATELIMIT_NEW_GAMES="3 per minute").test_client()
+    second = make_app(RATELIMIT_STORAGE_URI="database", RATELIMIT_NEW_GAMES="3 per minute").test_client()
+    assert first.post("/api/games", json=game_document()).status_code == 201
+    assert second.post("/api/games", json=game_document()).status_code == 201
+    assert first.post("/api/games", json=game_document()).status_code == 201
+    refused = second.post("/api/games", json=game_document())  # the 4th in the minute, on the other process
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert first.post("/api/games", json=game_document()).status_code == 429
+    other = second.post("/api/games", json=game_document(), environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201  # another address has its own count
+
+
+def test_a_window_that_ended_starts_again_in_the_database(make_app):
+    from scorepad.ratelimits import DatabaseStorage
+
+    app = make_app(RATELIMIT_STORAGE_URI="database")
+    storage = DatabaseStorage(app=app)
+    assert storage.check()
+    assert storage.incr("k", expiry=60) == 1
+    assert storage.incr("k", expiry=60, amount=2) == 3
+    assert storage.get("k") == 3 and storage.get("other") == 0
+    assert 0 < storage.get_expiry("k") - time.time() <= 60
+    assert storage.incr("short", expiry=0.05) == 1
+    time.sleep(0.1)
+    assert storage.get("short") == 0
+    assert storage.incr("short", expiry=60) == 1  # the ended window was not added to
+    storage.clear("k")
+    assert storage.get("k") == 0
