@@ -348,7 +348,7 @@ class CountingRelay:
     def reset(self) -> None:
         with self.lock:
             self.kinds: dict[str, int] = {}
-            self.answers: list[tuple[int, str, str]] = []
+            self.answers: list[tuple[int, str, str, str]] = []  # bytes, kind, status line, request line
 
     def accept(self) -> None:
         while True:
@@ -360,7 +360,8 @@ class CountingRelay:
             self.open += 1
         try:
             server = socket.create_connection(self.target)
-            self.threading.Thread(target=self.upstream, args=(client, server), daemon=True).start()
+            asked: list[bytes] = []
+            self.threading.Thread(target=self.upstream, args=(client, server, asked), daemon=True).start()
             sent, head = 0, b""
             while data := server.recv(65536):
                 client.sendall(data)
@@ -371,10 +372,14 @@ class CountingRelay:
             if sent:
                 lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
                 headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+                request_line = b"".join(asked)[:200].split(b"\r\n", 1)[0].decode()
                 kind = _kind_of_type(headers.get("Content-Type", ""))
+                if "Content-Type" not in headers:  # a 304: the kind of what was asked for again
+                    path = request_line.split(" ")[1] if " " in request_line else ""
+                    kind = "js" if ".js" in path else "css" if ".css" in path else "document"
                 with self.lock:
                     self.kinds[kind] = self.kinds.get(kind, 0) + sent
-                    self.answers.append((sent, kind, lines[0]))
+                    self.answers.append((sent, kind, lines[0], request_line))
         except OSError:
             pass
         finally:
@@ -383,9 +388,11 @@ class CountingRelay:
             client.close()
 
     @staticmethod
-    def upstream(client: socket.socket, server: socket.socket) -> None:
+    def upstream(client: socket.socket, server: socket.socket, asked: list[bytes]) -> None:
         try:
             while data := client.recv(65536):
+                if not asked:
+                    asked.append(data)
                 server.sendall(data)
             server.shutdown(socket.SHUT_WR)
         except OSError:
