@@ -1,32 +1,32 @@
-// Scorepad service worker. Served by a Flask route from /sw.js so its scope is the whole app.
-const CACHE_NAME = {{ version|tojson }};  // follows the static files' content
+{#- Scorepad service worker (comments are Jinja's: a phone is not sent them). Served by a Flask route from /sw.js so its scope is the whole app. #}
+const CACHE_NAME = {{ version|tojson }};  {#- follows the static files' content #}
 const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
-// Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for
-// a game's next hand (a hand saved with no connection waits on the phone: static/js/offline.js). Never
-// the form that edits a stored hand: that needs the server.
+{#- Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for #}
+{#- a game's next hand (a hand saved with no connection waits on the phone: static/js/offline.js). Never #}
+{#- the form that edits a stored hand: that needs the server. #}
 const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
-// On bad Wi-Fi, wait this long for the network before showing the copy on the phone.
+{#- On bad Wi-Fi, wait this long for the network before showing the copy on the phone. #}
 const NETWORK_TIMEOUT_MS = 4000;
-// A page's <html> tag says where it came from (templates/base.html); a copy is marked on its way out.
+{#- A page's <html> tag says where it came from (templates/base.html); a copy is marked on its way out. #}
 const FROM_NETWORK = 'data-served="network"';
 const FROM_COPY = 'data-served="copy"';
 const RENDERED_AT = /data-rendered-at="([^"]*)"/;
 
 self.addEventListener("install", (event) => {
-  // Install only once the app's shell is stored, so the first offline visit already works.
+  {#- Install only once the app's shell is stored, so the first offline visit already works. #}
   event.waitUntil(caches.open(CACHE_NAME)
     .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL]))
     .then(() => self.skipWaiting()));
 });
 
-// An update never strands a hand. Hands waiting to be sent live in IndexedDB ("scorepad-offline", a
-// name that never changes), which no version of this worker touches: a new worker may take over at once
-// and the pages it serves read the same queue. What it would lose is the pages kept for offline, so
-// they are carried over from the older caches before those are deleted: a phone that updates and then
-// loses its connection can still open its scoresheet and enter the waiting hands' successors.
+{#- An update never strands a hand. Hands waiting to be sent live in IndexedDB ("scorepad-offline", a #}
+{#- name that never changes), which no version of this worker touches: a new worker may take over at once #}
+{#- and the pages it serves read the same queue. What it would lose is the pages kept for offline, so #}
+{#- they are carried over from the older caches before those are deleted: a phone that updates and then #}
+{#- loses its connection can still open its scoresheet and enter the waiting hands' successors. #}
 function carryPagesOver(oldNames) {
   return caches.open(CACHE_NAME).then((cache) => Promise.all(oldNames.map((name) => caches.open(name)
     .then((old) => old.keys().then((requests) => Promise.all(requests
@@ -36,7 +36,7 @@ function carryPagesOver(oldNames) {
 }
 
 self.addEventListener("activate", (event) => {
-  // Delete only this app's older caches; other apps on the same origin keep theirs.
+  {#- Delete only this app's older caches; other apps on the same origin keep theirs. #}
   event.waitUntil(
     caches.keys()
       .then((names) => names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE_NAME))
@@ -45,29 +45,29 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Background Sync, where the browser has it: the open pages send the queue (offline.js). It is never
-// the only way: the pages also send on load, on "online" and on a timer.
+{#- Background Sync, where the browser has it: the open pages send the queue (offline.js). It is never #}
+{#- the only way: the pages also send on load, on "online" and on a timer. #}
 self.addEventListener("sync", (event) => {
   if (event.tag !== "scorepad-sync") return;
   event.waitUntil(self.clients.matchAll({ type: "window" })
     .then((clients) => clients.forEach((client) => client.postMessage({ sync: true }))));
 });
 
-// Never an address with a key after "#" (the scorekeeper's link): the copy would be filed under it.
+{#- Never an address with a key after "#" (the scorekeeper's link): the copy would be filed under it. #}
 function keepsPage(url) {
   return PAGES_TO_KEEP.some((pattern) => pattern.test(url.pathname)) && !url.search && !url.hash;
 }
 
-// Pages: network first, so figures are never stale when the Wi-Fi works. After a few seconds
-// without an answer, or with no connection, the last copy kept on the phone (then the offline page).
-// `servable`: the copy may be shown, even where the address carries "#…" and is not kept under it (a waiting
-// hand opened to edit: /games/<id>/hands/new#waiting=…, offline.js).
+{#- Pages: network first, so figures are never stale when the Wi-Fi works. After a few seconds #}
+{#- without an answer, or with no connection, the last copy kept on the phone (then the offline page). #}
+{#- `servable`: the copy may be shown, even where the address carries "#…" and is not kept under it (a waiting #}
+{#- hand opened to edit: /games/<id>/hands/new#waiting=…, offline.js). #}
 function networkFirst(event, keep, servable = keep) {
   const request = event.request;
   const network = fetch(request);
   if (keep) {
-    // Registered now, not once the answer comes: on slow Wi-Fi the copy is shown first, and a late
-    // answer must still replace the copy (the event may no longer be extended by then).
+    {#- Registered now, not once the answer comes: on slow Wi-Fi the copy is shown first, and a late #}
+    {#- answer must still replace the copy (the event may no longer be extended by then). #}
     event.waitUntil(network.then((response) => keepPage(request, response)).catch(() => {}));
   }
   const kept = () => (servable ? keptCopy(request) : Promise.resolve(undefined));
@@ -79,24 +79,24 @@ function networkFirst(event, keep, servable = keep) {
     .finally(() => clearTimeout(timer));
 }
 
-// Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy).
+{#- Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy). #}
 function keepPage(request, response) {
-  if (!response.ok || response.redirected) return undefined;  // a redirect's page is another address's
-  const copy = response.clone();  // now, before the page reads the body
+  if (!response.ok || response.redirected) return undefined;  {#- a redirect's page is another address's #}
+  const copy = response.clone();  {#- now, before the page reads the body #}
   return caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
 }
 
-// The copy kept on the phone, marked as one. The page cannot learn from navigator.onLine that it is
-// old: a phone on dead Wi-Fi still believes it is online and may never fire "offline", and on slow
-// Wi-Fi it is online. So the worker, the only one that knows, says so in the page itself
-// (data-served="copy", read by scorepad.js) and in a header for whoever looks at the response.
+{#- The copy kept on the phone, marked as one. The page cannot learn from navigator.onLine that it is #}
+{#- old: a phone on dead Wi-Fi still believes it is online and may never fire "offline", and on slow #}
+{#- Wi-Fi it is online. So the worker, the only one that knows, says so in the page itself #}
+{#- (data-served="copy", read by scorepad.js) and in a header for whoever looks at the response. #}
 function keptCopy(request) {
-  // By its address without "#…": a navigation to /games/<id>/hands/new#waiting=… (a waiting hand opened
-  // to edit, offline.js) is the same page.
+  {#- By its address without "#…": a navigation to /games/<id>/hands/new#waiting=… (a waiting hand opened #}
+  {#- to edit, offline.js) is the same page. #}
   return caches.match(request.url.split("#")[0]).then((kept) => kept && kept.text().then((body) => {
     const headers = new Headers(kept.headers);
-    headers.delete("Content-Length");  // the body changes length
-    headers.delete("Content-Encoding");  // and is already decoded
+    headers.delete("Content-Length");  {#- the body changes length #}
+    headers.delete("Content-Encoding");  {#- and is already decoded #}
     headers.set("Scorepad-Copy", (body.match(RENDERED_AT) || [])[1] || "unknown");
     return new Response(body.replace(FROM_NETWORK, FROM_COPY),
       { status: kept.status, statusText: kept.statusText, headers });
@@ -107,7 +107,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) {
-    return; // entries are saved by the server only; never answer a POST from a cache
+    return;  {#- entries are saved by the server only; never answer a POST from a cache #}
   }
   if (request.mode === "navigate") {
     const page = new URL(url);
@@ -116,7 +116,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (url.pathname.startsWith(STATIC_PREFIX)) {
-    // Static files are addressed by a hash of their content: a stored copy is always right.
+    {#- Static files are addressed by a hash of their content: a stored copy is always right. #}
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request).then((response) => {
       if (response.ok) {
         const copy = response.clone();
@@ -127,8 +127,8 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// A hand saved through htmx arrives as a background request the worker does not keep: the page
-// asks for a fresh copy of the scoresheet it now shows, so the copy kept for offline is never behind.
+{#- A hand saved through htmx arrives as a background request the worker does not keep: the page #}
+{#- asks for a fresh copy of the scoresheet it now shows, so the copy kept for offline is never behind. #}
 self.addEventListener("message", (event) => {
   const path = event.data && event.data.keep;
   if (typeof path !== "string") return;
