@@ -233,8 +233,7 @@ def tagged(response: Response, tag: str | None, vary: Iterable[str] = PAGE_VARY)
     response.vary.update(vary)
     if tag is not None:
         response.set_etag(tag, weak=True)
-        response.cache_control.no_cache = True
-        response.cache_control.private = True
+        response.headers["Cache-Control"] = "no-cache, private"  # as a string: werkzeug's setters cost more
     return response
 
 
@@ -312,14 +311,18 @@ def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
     shown once (and any page while the session holds one). Only a plain 200 that sets no cookie is kept."""
     if key is None or session.get("_flashes"):
         return make()
-    headers = request.headers
+    environ = request.environ  # read as it came: building request.url costs more than the rest of a kept answer
     full_key = (
         current_app.config["BUILD_ID"],
-        request.url,
-        headers.get("HX-Request"),
-        headers.get("HX-Target"),
-        headers.get("HX-Boosted"),
-        headers.get("HX-History-Restore-Request"),
+        environ.get("wsgi.url_scheme"),
+        environ.get("HTTP_HOST"),
+        environ.get("SCRIPT_NAME"),
+        environ.get("PATH_INFO"),
+        environ.get("QUERY_STRING"),
+        environ.get("HTTP_HX_REQUEST"),
+        environ.get("HTTP_HX_TARGET"),
+        environ.get("HTTP_HX_BOOSTED"),
+        environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST"),
         *key,
     )
     answers: MadeOnce = current_app.extensions["scorepad_made_once"]
