@@ -14,10 +14,8 @@ bp = Blueprint("pwa", __name__)
 PRECACHE = (
     "css/scorepad.css",
     "js/htmx-2.0.11.min.js",
-    "js/scorepad.js",
-    "js/early.js",
-    "js/offline.js",
-    "js/rules.js",  # the scoring rules in the browser, for hands entered offline
+    "js/early.min.js",
+    "js/scorepad.min.js",  # built from assets/js/, the scoring rules for hands entered offline included
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
@@ -73,7 +71,7 @@ def service_worker():
     # started on the phone (filled by offline.js from IndexedDB) are on the phone from the start.
     precache += [url_for("games.new_game"), url_for("pwa.offline_game")]
     # The hand form for the next hand and the rules page are kept too: a hand can be entered offline
-    # (static/js/offline.js keeps it in a queue), and the table's rules read.
+    # (assets/js/offline.js keeps it in a queue), and the table's rules read.
     pages = [
         url_for("games.home"),
         url_for("games.show", game_id="GAME"),

@@ -35,6 +35,12 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# Node and the pinned terser: tests/test_built_scripts.py rebuilds static/js/*.min.js from assets/js/ to compare.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  apt_install nodejs npm
+fi
+npm ci --no-audit --no-fund --loglevel=error
+
 # The checks maintainers expect before the tests: lint and format (ruff), types of the pure modules (mypy).
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -1,4 +1,5 @@
-"""The vectors that hold the browser's copy of the rules (static/js/rules.js) to the Python rules.
+"""The vectors that hold the browser's copy of the rules (assets/js/rules.js, served built into
+static/js/scorepad.min.js) to the Python rules.
 
 tests/vectors/rules.json is made by scripts/rule_vectors.py from the Python side; tests/e2e/test_rules_js.py
 checks rules.js against it. Here: the committed file is what the rules give now, and it leaves no check of
@@ -33,7 +34,7 @@ VECTORS = json.loads(COMMITTED)
 def test_the_committed_vectors_are_what_the_rules_give_now():
     assert generator.text() == COMMITTED, (
         f"tests/vectors/rules.json is out of date with the rules: run `{generator.COMMAND}`, check that "
-        "static/js/rules.js still agrees (tests/e2e/test_rules_js.py) and commit both."
+        "assets/js/rules.js still agrees (npm run build; tests/e2e/test_rules_js.py) and commit both."
     )
 
 
@@ -43,7 +44,7 @@ def test_every_check_of_the_rules_refuses_at_least_one_vector():
         for check in getattr(rules, check_list):
             assert check.__name__ in refusing, (
                 f"No vector is refused by {check_list}'s {check.__name__}: add a hand it refuses to CHECKS in "
-                f"scripts/rule_vectors.py, run `{generator.COMMAND}`, and teach static/js/rules.js the check."
+                f"scripts/rule_vectors.py, run `{generator.COMMAND}`, and teach assets/js/rules.js the check."
             )
 
 

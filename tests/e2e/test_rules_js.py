@@ -1,6 +1,7 @@
-"""The browser's copy of the rules (static/js/rules.js) gives the Python rules' figures and problems.
+"""The browser's copy of the rules (assets/js/rules.js) gives the Python rules' figures and problems.
 
-Every vector of tests/vectors/rules.json (scripts/rule_vectors.py, from the Python side) is run in Chromium;
+Every vector of tests/vectors/rules.json (scripts/rule_vectors.py, from the Python side) is run in Chromium, on the
+script the app serves (static/js/scorepad.min.js, built from assets/js/ with the rules in it);
 a mismatch is reported by the vector's name. A game made through the live API is scored in the page too.
 """
 
@@ -14,7 +15,7 @@ from playwright.sync_api import Page
 from scorepad import rules
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-RULES_JS = ROOT / "static" / "js" / "rules.js"
+RULES_JS = ROOT / "static" / "js" / "scorepad.min.js"  # what is shipped: the rules as built, with the rest
 VECTORS = json.loads((ROOT / "tests" / "vectors" / "rules.json").read_text(encoding="utf-8"))
 
 RUN_EVERY_VECTOR = """(vectors) => {
@@ -28,7 +29,7 @@ RUN_EVERY_VECTOR = """(vectors) => {
 
 
 def with_rules_js(page: Page) -> Page:
-    """A blank page with rules.js loaded, as a plain script."""
+    """A blank page with the built script (the rules in it) loaded, as a plain script."""
     page.set_content("<!doctype html><title>rules.js</title>")
     page.add_script_tag(path=str(RULES_JS))
     return page
@@ -87,8 +88,7 @@ def test_a_game_read_from_the_live_api_scores_and_refuses_as_the_server_does(pag
     )
     assert refused.status == 422
 
-    page.goto(live_server + "/")
-    page.add_script_tag(url=live_server + "/static/js/rules.js")  # as the app serves it (its CSP allows no inline)
+    page.goto(live_server + "/")  # the page loads the rules as the app serves them (static/js/scorepad.min.js)
     score, problems = page.evaluate(
         "([doc, hand]) => [ScorepadRules.scoreGame(doc), ScorepadRules.checkHand(doc, hand, doc.hands.length)]",
         [document, refused_hand],

@@ -1,0 +1,1071 @@
+// Scorepad offline: hands entered with no connection wait on the phone (IndexedDB) and are sent once
+// when it returns (docs/architecture.md, "Hands entered offline"). Part of static/js/scorepad.min.js
+// (scripts/build_js.mjs), after rules.js and scorepad.js, whose functions and helpers it uses.
+//
+// - Save on the hand form that gets no answer (the request fails, or nothing within 4 s) keeps the
+//   hand in the queue with an Idempotency-Key, the game version it was entered against and its place,
+//   after the same checks as the server (checkHand, rules.js).
+// - The scoresheet shows each waiting hand in its place with provisional figures from scoreGame,
+//   marked "not yet synced"; a waiting hand can be edited or deleted.
+// - The queue is sent in order on every page load, on the "online" event, on a timer while a page is
+//   open, and when the service worker relays a Background Sync. The server stores each hand once
+//   (scorepad/sync.py); a hand it can no longer place is shown with the reason, to re-apply, fix or
+//   discard. Never dropped.
+//
+// navigator.onLine is never trusted alone: a phone on dead Wi-Fi believes it is online. A request that
+// gets no answer is what says the connection is gone.
+
+// The database's name never changes: a new version of the app (a new service worker, a new copy of
+// this script) opens the same queue, so an update never strands a hand. The queue is carried over
+// rather than holding the update back: the worker keeps nothing of it, and a schema change is made
+// in onupgradeneeded below, keeping what is stored.
+const DB_NAME = "scorepad-offline";
+const QUEUE = "queue";  // hands waiting: {id, gameId, seq, key, baseVersion, position, hand, state, reason}
+const GAMES = "games";  // the latest game document the phone has seen: {id, version, doc, seenAt}
+const SAVE_TIMEOUT_MS = 4000;  // no answer to Save in this time: the hand waits on the phone
+const SEND_TIMEOUT_MS = 8000;  // a queued hand sent with no answer in this time: tried again later
+const RETRY_EVERY_MS = 20000;  // while a page is open and hands wait
+
+// --- IndexedDB --------------------------------------------------------------------------------
+let dbPromise = null;
+function openDb() {
+  dbPromise = dbPromise || new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);  // throws (and so rejects) where there is no IndexedDB
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains(QUEUE)) db.createObjectStore(QUEUE, { keyPath: "id" }).createIndex("gameId", "gameId");
+      if (!db.objectStoreNames.contains(GAMES)) db.createObjectStore(GAMES, { keyPath: "id" });
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return dbPromise;
+}
+// One transaction on one store; `work(store)` may return a request, whose result it then resolves to.
+function tx(storeName, mode, work) {
+  return openDb().then((db) => new Promise((resolve, reject) => {
+    const transaction = db.transaction(storeName, mode);
+    const request = work(transaction.objectStore(storeName));
+    transaction.oncomplete = () => resolve(request?.result);
+    transaction.onerror = transaction.onabort = () => reject(transaction.error);
+  }));
+}
+const allQueued = () => tx(QUEUE, "readonly", (store) => store.getAll()).then((items) => items.sort((a, b) => a.seq - b.seq));
+const queuedFor = (gameId) => allQueued().then((items) => items.filter((i) => i.gameId === gameId));
+const putItems = (items) => tx(QUEUE, "readwrite", (store) => { items.forEach((item) => store.put(item)); });
+const putItem = (item) => putItems([item]);
+const deleteItem = (id) => tx(QUEUE, "readwrite", (store) => { store.delete(id); });
+const getItem = (id) => tx(QUEUE, "readonly", (store) => store.get(id));
+const keptGame = (gameId) => tx(GAMES, "readonly", (store) => store.get(gameId));
+const allKeptGames = () => tx(GAMES, "readonly", (store) => store.getAll());
+const putGame = (kept) => tx(GAMES, "readwrite", (store) => { store.put(kept); });
+function keepGame(doc, version) {
+  if (!doc?.id || typeof version !== "number") return Promise.resolve();
+  return tx(GAMES, "readwrite", (store) => {
+    const request = store.get(doc.id);
+    request.onsuccess = () => {
+      const kept = request.result;
+      if (!kept || kept.version <= version) store.put({ id: doc.id, version, doc, seenAt: now() });
+    };
+  });
+}
+const now = () => new Date().toISOString();
+const newId = () => crypto.randomUUID?.() ||  // only where the page came over https
+  Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+const isConflict = (item) => item.state === "conflict";
+const notConflicts = (items) => items.filter((i) => !isConflict(i));
+
+// --- The game on this page -------------------------------------------------------------------
+// The scoresheet and the hand form carry the game document as data (a JSON script tag, never run),
+// with the version it is at and where it lives (data-show-url, data-hand-url, data-rules-url).
+function pageGame() {
+  const tag = byId("game-document");
+  if (!tag) return null;
+  const data = tag.dataset;
+  try {
+    return { ...data, id: data.gameId, doc: JSON.parse(tag.textContent), version: parseInt(data.version, 10),
+      editable: data.editable === "true", position: data.position === undefined ? null : parseInt(data.position, 10) };
+  } catch (e) { return null; }
+}
+// The newest document the phone has ({doc, version}): the page's own, or one a later answer from the server brought.
+const freshest = (game) => keptGame(game.id).catch(() => null)
+  .then((kept) => (kept && kept.version > game.version ? kept : game));
+
+// The game with the waiting hands after its stored ones (each hand's inputs only: the rules work out the rest).
+function withHands(doc, items) {
+  const copy = JSON.parse(JSON.stringify(doc));
+  copy.hands = (doc.hands || []).map((hand) => ({ sides: hand.sides.map(({ result, ...entry }) => entry) }))
+    .concat(items.map((item) => item.hand));
+  return copy;
+}
+function playerOfSeat(doc, seat) {
+  const sides = doc.sides;
+  return sides[seat % sides.length].players[Math.floor(seat / sides.length)];
+}
+const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+const sideNames = (doc) => doc.sides.map((side) => side.name).join(" v ");
+
+// --- Where the figures stand ---------------------------------------------------------------
+const state = { sending: false, lastTry: null, waiting: 0, conflicts: 0 };
+function say() {
+  const status = byId("sync-status");
+  if (!status) return;
+  const { waiting, conflicts } = state, offline = state.lastTry === "offline" || servedCopy();
+  const [kind, text] = state.sending
+    ? ["syncing", "Syncing: sending " + plural(waiting, "hand", "hands") + " to the server\u2026"]
+    : conflicts ? ["conflict", plural(conflicts, "hand", "hands") + " could not be saved: see below." +
+      (waiting ? " " + plural(waiting, "more hand waits", "more hands wait") + " behind it." : "")]
+    : waiting && offline ? ["offline", "Offline: " + plural(waiting, "hand", "hands") + " waiting on this phone, not yet synced."]
+    : waiting ? ["waiting", plural(waiting, "hand waits", "hands wait") + " on this phone to be sent: not yet synced."]
+    : offline ? ["offline", "Offline: nothing is waiting on this phone."]
+    : ["online", "Online: every hand is saved on the server."];
+  status.dataset.state = kind;
+  status.textContent = text;
+  status.hidden = false;
+}
+function countQueue(items) {
+  state.waiting = notConflicts(items).length;
+  state.conflicts = items.length - state.waiting;
+}
+
+// --- Sending the queue ----------------------------------------------------------------------
+// A POST that gives up when no answer comes within `ms`. answerOf: its status and JSON body ({} if none).
+function post(url, body, headers, ms = SEND_TIMEOUT_MS) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return fetch(url, { method: "POST", credentials: "same-origin", headers, body, signal: controller.signal })
+    .finally(() => clearTimeout(timer));
+}
+const answerOf = (response) => response.json().catch(() => ({})).then((body) => ({ status: response.status, body }));
+const send = (item) => post("/sync/games/" + encodeURIComponent(item.gameId) + "/hands",
+  JSON.stringify({ hand: item.hand, base_version: item.baseVersion, position: item.position }),
+  { "Content-Type": "application/json", "Idempotency-Key": item.key }).then(answerOf);
+
+const touched = {};  // games the server answered for in this page's life
+// One pass at a time: a call while a pass runs (a tap on Re-apply, "online" during the page-load pass)
+// makes another pass after it, so nothing entered meanwhile waits for the timer.
+let passes = Promise.resolve(false);
+const syncAll = () => (passes = passes.then(syncOnce, syncOnce));
+const syncNow = () => syncAll().then(afterSync);
+function syncOnce() {
+  const lock = navigator.locks?.request ? (work) => navigator.locks.request("scorepad-sync", work) : (work) => work();
+  return lock(async () => {
+    const gamesOffline = await createLocalGames();
+    let items = await allQueued();
+    countQueue(items);
+    // A game started here that is not on the server yet holds its hands back (createLocalGames).
+    items = items.filter((i) => !isLocal(i.gameId));
+    if (!notConflicts(items).length) {
+      if (gamesOffline) state.lastTry = "offline";
+      say();
+      return false;
+    }
+    state.sending = true;
+    say();
+    let offline = false, applied = 0;
+    for (const gameId of new Set(items.map((i) => i.gameId))) {
+      const outcome = await syncGame(items.filter((i) => i.gameId === gameId));
+      applied += outcome.applied;
+      if (outcome.offline) {
+        offline = true;
+        break;
+      }
+    }
+    state.lastTry = offline || gamesOffline ? "offline" : "online";
+    return applied > 0;
+  }).catch(() => {
+    state.lastTry = "offline";
+    return false;
+  }).then(async (appliedAny) => {
+    state.sending = false;
+    await refresh();
+    return appliedAny;
+  });
+}
+// One game's hands, in order; a hand in conflict holds back those after it.
+async function syncGame(items) {
+  const outcome = { applied: 0, offline: false };
+  for (const [i, item] of items.entries()) {
+    if (isConflict(item)) break;
+    let answer;
+    try {
+      answer = await send(item);
+    } catch (e) {
+      outcome.offline = true;  // no answer: the connection is gone for now
+      break;
+    }
+    const body = answer.body || {}, status = answer.status, version = body.version;
+    if (body.game && typeof version === "number") keepGame(body.game, version);
+    if (body.outcome) touched[item.gameId] = true;
+    if (body.outcome === "applied") {
+      outcome.applied += 1;
+      // The hands after it were entered on the same game: they now follow the version this one made.
+      const later = items.slice(i + 1).filter((l) => l.baseVersion === item.baseVersion);
+      later.forEach((l) => { l.baseVersion = version; });
+      await deleteItem(item.id);
+      await putItems(later);
+      continue;
+    }
+    if (body.outcome === "conflict" || body.outcome === "refused" || [400, 403, 404].includes(status)) {
+      item.state = "conflict";
+      item.reason = body.reason || "The server could not take this hand (error " + status + ").";
+      item.errors = body.errors || [];
+      if (typeof version === "number") {
+        item.currentVersion = version;
+        item.currentHands = body.game?.hands ? body.game.hands.length : null;
+      }
+      await putItem(item);
+    }
+    break;  // a conflict, or a server error: tried again later, as it is
+  }
+  return outcome;
+}
+// A conflicting hand placed on the game as it is now: it and the hands after it follow the current version.
+async function rebase(gameId, fromId) {
+  const items = await queuedFor(gameId);
+  const start = items.findIndex((i) => i.id === fromId);
+  if (start < 0) return;
+  const { currentVersion: version, currentHands: count } = items[start];
+  const rest = items.slice(start);
+  rest.forEach((item, n) => {
+    if (typeof version === "number") item.baseVersion = version;
+    if (typeof count === "number") item.position = count + n;
+    item.state = "waiting";
+    delete item.reason;
+    delete item.errors;
+  });
+  await putItems(rest);
+}
+
+// --- The scoresheet: waiting hands in their place, provisional figures -------------------------
+async function refresh() {
+  try {
+    const items = await allQueued();
+    countQueue(items);
+    say();
+    const game = pageGame();
+    if (!game) await Promise.all([showLocalGame(), listLocalGames()]);
+    else if ($("form.hand-form")) await handFormShowsPlace(game, items);
+    else showOnScoresheet(game, items.filter((i) => i.gameId === game.id));
+  } catch (e) {
+    say();
+  }
+}
+
+const FIGURES = [["base", "Base"], ["count", "Count"], ["total", "Hand"], ["cumulative", "Total"]];
+const mark = () => el("span", { class: "not-synced" }, "not yet synced");
+const figureClass = (key) => (key === "total" ? "hand-total" : key);
+// A row (two sides) or a group of rows (three) is put in its table.
+const addRow = (table, row) => (row.tagName === "TBODY" ? table : $("tbody", table)).append(row);
+
+function showOnScoresheet(game, items) {
+  $$(".waiting-hand, .not-saved, .provisional-note").forEach((node) => node.remove());
+  $$(".provisional").forEach((node) => node.classList.remove("provisional"));
+  const waiting = notConflicts(items), conflicts = items.filter(isConflict);
+  if (conflicts.length) showConflicts(game, conflicts);
+  const sheet = byId("scoresheet");
+  if (!sheet) return;
+  const data = sheet.dataset;
+  if (!data.original) data.original = sheet.innerHTML;  // the server's own figures
+  if (!waiting.length) {
+    if (data.provisional) {
+      sheet.innerHTML = data.original;
+      delete data.provisional;
+    }
+    restoreEnterLink();
+    return;
+  }
+  const doc = withHands(game.doc, waiting), score = scoreGame(doc), stored = (game.doc.hands || []).length;
+  sheet.innerHTML = data.original;
+  data.provisional = "true";
+  let table = $("table.grid", sheet);
+  if (!table) {
+    const empty = $("p.empty", sheet);
+    table = emptyTable(doc);
+    if (empty) empty.replaceWith(table);
+    else sheet.append(table);
+  }
+  waiting.forEach((item, n) => {
+    const index = stored + n;
+    addRow(table, waitingRow(doc, score.hands[index], index, item,
+      game.editable && rowActions(index + 1, item, game.handUrl + "#waiting=" + item.id)));
+  });
+  standings(sheet, doc, score, waiting.length);
+  const link = $("a.sticky-action");
+  if (link) {
+    link.dataset.text = link.dataset.text || link.textContent;
+    link.hidden = score.status === "finished";
+    link.textContent = "Enter hand " + (doc.hands.length + 1);
+  }
+}
+function restoreEnterLink() {
+  const link = $("a.sticky-action");
+  if (link?.dataset.text) {
+    link.textContent = link.dataset.text;
+    link.hidden = false;
+  }
+}
+
+// The scoresheet's grid (templates/_scoresheet.html), with no hand yet.
+function emptyTable(doc) {
+  const count = doc.sides.length, threeSides = count === 3;
+  return el("table", { class: "grid side-count-" + count + (threeSides ? " grid-rows" : "") },
+    el("caption", { class: "visually-hidden" }, "Every hand: Base, Count, hand total and running total of each side"),
+    el("thead", {}, el("tr", {}, threeSides ? el("td") : el("th", { scope: "col" }, "Hand"),
+      doc.sides.map((side) => el("th", { scope: "col" }, side.name)))),
+    !threeSides && el("tbody"));
+}
+
+// Edit and Delete beside a waiting hand: Edit opens the hand form (editUrl), or on a game started here fills
+// the form below the sheet.
+function rowActions(number, item, editUrl) {
+  const hidden = () => el("span", { class: "visually-hidden" }, " hand " + number);
+  return [
+    editUrl ? el("a", { class: "row-action edit-waiting", href: editUrl }, "Edit", hidden())
+      : el("button", { type: "button", class: "link row-action edit-local", "data-item": item.id }, "Edit", hidden()),
+    el("button", { type: "button", class: "link row-action danger delete-waiting", "data-item": item.id }, "Delete", hidden()),
+  ];
+}
+
+function waitingRow(doc, handScore, index, item, actions) {
+  const number = index + 1, attrs = { id: "hand-" + number, class: "waiting-hand", "data-item": item.id };
+  const dealt = el("span", { class: "dealer" }, playerOfSeat(doc, handScore.dealer) + " dealt");
+  if (doc.sides.length === 3) {
+    return el("tbody", attrs,
+      el("tr", { class: "hand-heading" }, el("th", { colspan: "4", scope: "rowgroup" },
+        el("span", { class: "hand-number" }, "Hand " + number), " ", dealt, " ", mark(), actions)),
+      FIGURES.map(([key, label]) => el("tr", { class: "figure-" + key }, el("th", { scope: "row" }, label),
+        handScore.sides.map((side, s) => el("td", { "data-side": s, class: figureClass(key) }, signed(side[key]))))));
+  }
+  return el("tr", attrs, el("th", { scope: "row" }, el("span", { class: "hand-number" }, number), dealt, mark(), actions),
+    handScore.sides.map((side, s) => el("td", { "data-side": s }, el("dl", { class: "figures" },
+      FIGURES.map(([key, label]) => el("div", key === "cumulative" ? { class: "running" } : {},
+        el("dt", {}, label), el("dd", { class: figureClass(key) }, signed(side[key]))))))));
+}
+
+// The standings' lines for figures with waiting hands: who won, who deals next, that they are provisional.
+const winnerLine = (doc, score) => el("p", { class: "winner", role: "status" },
+  el("strong", {}, doc.sides[score.winner].name + " won"), " ", mark());
+const nextDeal = (doc, score) => ["Hand " + (doc.hands.length + 1) + ": ",
+  el("strong", {}, playerOfSeat(doc, score.next_dealer)), " deals \u00b7 playing to " + signed(doc.rules.target)];
+const provisionalNote = (text) => el("p", { class: "provisional-note", role: "status" }, text);
+const provisional = (count) =>
+  "Figures with " + plural(count, "hand", "hands") + " not yet synced: provisional until the server has them.";
+const hasWinner = (score) => score.status === "finished" && score.winner != null;
+
+function standings(sheet, doc, score, waitingCount) {
+  const section = $(".standings", sheet);
+  if (!section) return;
+  section.classList.add("provisional");
+  const finished = score.status === "finished";
+  $$(".total-card", sheet).forEach((card, s) => {
+    const total = $(".total-figure", card), min = $(".min-count", card), figure = $(".min-count-figure", card);
+    if (total) total.textContent = signed(score.totals[s]);
+    card.classList.toggle("is-winner", finished && score.winner === s);
+    if (min) min.hidden = finished;
+    if (figure && !finished) figure.textContent = score.min_count[s];
+  });
+  $$(".winner, .tie", section).forEach((node) => node.remove());
+  if (hasWinner(score)) section.prepend(winnerLine(doc, score));
+  const next = $(".next-deal", section);
+  if (next) {
+    next.hidden = finished;
+    next.replaceChildren(...nextDeal(doc, score));
+  }
+  section.append(provisionalNote(provisional(waitingCount)));
+}
+
+function showConflicts(game, conflicts) {
+  const sheet = byId("scoresheet");
+  const card = el("section", { class: "card not-saved", "aria-label": "Hands not saved" },
+    el("h2", {}, "Not saved: " + plural(conflicts.length, "hand needs", "hands need") + " you"),
+    conflicts.map((item) => el("div", { class: "conflict", "data-item": item.id },
+      el("p", {}, el("strong", {}, "Hand entered as hand " + (item.position + 1) + ": "), describe(game.doc, item.hand)),
+      el("p", { class: "field-error conflict-reason" }, item.reason),
+      el("div", { class: "actions" }, game.editable && [
+        el("button", { type: "button", class: "button reapply-waiting", "data-item": item.id }, "Re-apply on the game as it is now"),
+        el("a", { class: "button fix-waiting", href: game.handUrl + "#waiting=" + item.id }, "Fix it"),
+        el("button", { type: "button", class: "button discard-waiting", "data-item": item.id }, "Discard it"),
+      ]))));
+  if (sheet) sheet.before(card);
+  else byId("main").prepend(card);
+}
+function describe(doc, hand) {
+  return hand.sides.map((entry, s) => {
+    const name = doc.sides[s] ? doc.sides[s].name : "Side " + (s + 1);
+    if (entry.special_hand) return name + ": special hand";
+    const parts = [];
+    if (entry.natural_canastas) parts.push(entry.natural_canastas + " natural");
+    if (entry.mixed_canastas) parts.push(entry.mixed_canastas + " mixed");
+    if (entry.red_threes) parts.push(entry.red_threes + " red 3s");
+    if (entry.went_out) parts.push("went out");
+    if (entry.count !== undefined) parts.push("Count " + signed(entry.count));
+    else if (entry.cards) parts.push("Count by the grid");
+    if (entry.reported_base !== undefined) parts.push("Base " + signed(entry.reported_base));
+    return name + " " + (parts.join(", ") || "nothing");
+  }).join("; ");
+}
+
+on("click", async (event) => {
+  const target = inside(event, ".delete-waiting, .discard-waiting, .reapply-waiting");
+  if (!target) return;
+  const id = target.dataset.item, kind = target.classList;
+  if (kind.contains("reapply-waiting")) {
+    await rebase(pageGame().id, id);
+    syncNow();
+    return;
+  }
+  if (!confirm(kind.contains("discard-waiting")
+    ? "Discard this hand? It was never saved on the server, and will be lost."
+    : "Delete this hand? It is not yet synced, and will be lost.")) return;
+  const item = await getItem(id);
+  await deleteItem(id);
+  if (item) {
+    // The waiting hands after it move up one place.
+    const later = (await queuedFor(item.gameId)).filter((i) => i.seq > item.seq && i.baseVersion === item.baseVersion);
+    later.forEach((i) => { i.position -= 1; });
+    await putItems(later);
+  }
+  refresh();
+});
+
+// --- The hand form --------------------------------------------------------------------------
+// The form's entries as the API's hand body: the same reading as scorepad/forms.py (HandForm.hand_json).
+function wholeNumber(text) {
+  text = (text || "").trim().replace(/\u2212/g, "-");
+  if (!text) return { value: null };
+  if (/^-?\d{1,3}([.,\s]\d{3})+$/.test(text)) text = text.replace(/[.,\s]/g, "");
+  if (!/^-?\d+$/.test(text)) return { error: "Enter a whole number, like 3." };
+  return { value: parseInt(text, 10) };
+}
+const withSign = (number, sign) => (sign === "-" && number > 0 ? -number : number);
+const SET_APART = /^(special_hand|wild_canasta|has_melded|count_mode|count_sign|count|reported_base|reported_base_sign|melded_.*|in_hand_.*)$/;
+function readForm(form, doc, position) {
+  const problems = [];
+  const sides = doc.sides.map((side, s) => {
+    const prefix = "s" + s + "-", values = {}, checked = {};
+    for (const input of form.elements) {
+      if (!input.name?.startsWith(prefix)) continue;
+      const name = input.name.slice(prefix.length);
+      if (input.type === "checkbox") checked[name] = input.checked;
+      else if (input.type !== "radio" || input.checked) values[name] = input.value;
+    }
+    const number = (name, signedField) => {  // each field is read once
+      const read = wholeNumber(values[name]), at = { field: "sides." + s + "." + name, id: prefix + name };
+      if (read.error) problems.push({ ...at, message: read.error });
+      else if (!signedField && read.value < 0) problems.push({ ...at, message: "Can't be less than 0." });
+      return read.error ? null : read.value;
+    };
+    if (values.special_hand) return { special_hand: values.special_hand };
+    const entry = {};
+    const reported = number("reported_base", true);
+    if (reported != null) {
+      entry.reported_base = withSign(reported, values.reported_base_sign);
+    } else {
+      for (const name of Object.keys(values)) {
+        const n = !SET_APART.test(name) && number(name);
+        if (n) entry[name] = n;
+      }
+      for (const name of Object.keys(checked)) if (!SET_APART.test(name) && checked[name]) entry[name] = true;
+      if (values.wild_canasta) entry.wild_canasta = values.wild_canasta;
+      if (values.has_melded) entry.has_melded = values.has_melded === "yes";
+    }
+    if (checked.count_mode) {
+      const cards = { melded: {}, in_hand: {} };
+      for (const name of Object.keys(values)) {
+        const match = /^(melded|in_hand)_(.+)$/.exec(name), n = match && number(name);
+        if (n) cards[match[1]][match[2]] = n;
+      }
+      entry.cards = cards;
+    } else {
+      const count = number("count", true);
+      if (count !== null) entry.count = withSign(count, values.count_sign);
+    }
+    return entry;
+  });
+  if (form.elements.namedItem("perfect_cut")?.checked) {
+    sides[gameOf(doc).cutterSide(position)].perfect_cut = true;
+  }
+  return { hand: { sides }, problems };
+}
+// Put a stored side entry back into the form: the same as SideForm.fill.
+function fillForm(form, hand) {
+  for (const input of form.elements) {
+    if (!/^s\d+-/.test(input.name || "")) continue;
+    if (input.type === "checkbox") input.checked = false;
+    else if (input.type === "radio") input.checked = input.value === "+";
+    else if (input.type !== "hidden") input.value = "";
+  }
+  const cut = form.elements.namedItem("perfect_cut");
+  if (cut) cut.checked = hand.sides.some((e) => e.perfect_cut);
+  hand.sides.forEach((entry, s) => {
+    const p = "s" + s + "-", set = (name, value) => setField(form, p + name, value);
+    for (const [name, value] of Object.entries(entry)) {
+      if (name === "has_melded") set(name, value ? "yes" : "no");
+      else if (name === "reported_base" || name === "count") {
+        set(name + "_sign", value < 0 ? "-" : "+");
+        set(name, String(Math.abs(value)));
+      } else if (name === "cards") {
+        set("count_mode", true);
+        for (const where of ["melded", "in_hand"]) {
+          for (const [kind, n] of Object.entries(value[where] || {})) set(where + "_" + kind, String(n));
+        }
+      } else if (name !== "perfect_cut") set(name, typeof value === "boolean" ? value : String(value));
+    }
+  });
+}
+
+// A problem's field ("sides.1.red_threes") is the form's field "s1-red_threes" (forms.py field_for).
+function fieldId(field) {
+  const [head, side, name, where, kind] = String(field || "").split(".");
+  if (head !== "sides" || !name) return null;
+  if (name === "perfect_cut") return name;
+  return "s" + side + "-" + (name !== "cards" ? name : kind ? where + "_" + kind : "count");
+}
+// quiet: while the scorekeeper types (the preview worked out on the phone), focus stays where it is.
+function showProblems(form, problems, quiet) {
+  $$(".field-error[id$='-error']", form).forEach((slot) => { slot.textContent = ""; });
+  $$("[aria-invalid]", form).forEach((input) => input.removeAttribute("aria-invalid"));
+  const leftovers = [];
+  for (const problem of problems) {
+    const fields = problem.involves?.length ? problem.involves : [problem.field];
+    let placed = false;
+    for (const field of fields) {
+      const id = problem.id && fields.length === 1 ? problem.id : fieldId(field);
+      const slot = id && byId(id + "-error"), input = id && byId(id);
+      if (!slot || !input) continue;
+      if (!slot.textContent.includes(problem.message)) {
+        slot.textContent = (slot.textContent ? slot.textContent + " " : "") + problem.message;
+      }
+      markField(input, slot, true);
+      placed = true;
+    }
+    if (!placed) leftovers.push(problem.message);
+  }
+  const top = byId("form-errors");
+  if (top) {
+    top.textContent = "";
+    if (leftovers.length) top.append(el("ul", {}, leftovers.map((message) => el("li", {}, message))));
+  }
+  const preview = byId("preview");
+  if (preview && problems.length) {
+    preview.replaceChildren(el("p", { class: "preview-problem" }, problems[0].message +
+      (problems.length > 1 ? " (and " + (problems.length - 1) + " more, marked above)" : "")));
+  }
+  if (!quiet) $("[aria-invalid='true']", form)?.focus();
+}
+
+// The hand as read from the form, if the rules take it as hand `position` after `before` (else its problems shown).
+function checkedHand(form, doc, before, position) {
+  const read = readForm(form, doc, position);
+  const problems = read.problems.length ? read.problems : checkHand(withHands(doc, before), read.hand, position);
+  if (problems.length) showProblems(form, problems);
+  return problems.length ? null : read.hand;
+}
+const newItem = (gameId, baseVersion, position) => ({ id: newId(), gameId, seq: Date.now() + Math.random(),
+  key: "offline-" + newId(), baseVersion, position, createdAt: now() });
+
+let formMode = null;  // {editing: item} when the form edits a waiting hand, {queue: true} when hands already wait
+// The waiting hand named after "#" (#waiting=<id>, or #local-… on a game started here), in `items`.
+function named(items, pattern) {
+  const match = pattern.exec(location.hash), id = match && decodeURIComponent(match[1]);
+  return id && items.find((i) => i.id === id);
+}
+// The form for the next hand knows the stored hands only: with hands waiting, it is for a later one.
+async function handFormShowsPlace(game, items) {
+  const form = $("form.hand-form");
+  if (!form || game.position === null) return;
+  const mine = items.filter((i) => i.gameId === game.id);
+  const editing = named(mine, /^#waiting=(.+)$/);
+  const before = editing ? mine.slice(0, mine.indexOf(editing)) : notConflicts(mine);
+  formMode = editing ? { editing } : mine.length ? { queue: true } : null;
+  if (!mine.length) return;
+  const fresh = await freshest(game), doc = fresh.doc;
+  const number = (editing ? editing.position : doc.hands.length + before.length) + 1;
+  const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
+  if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not yet synced)";
+  if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
+  const score = scoreGame(withHands(doc, before));
+  if (info && score.next_dealer !== undefined) {
+    info.replaceChildren(playerOfSeat(doc, score.next_dealer) + " deals \u00b7 Minimum Count ",
+      ...doc.sides.flatMap((side, s) => [(s ? ", " : "") + side.name + " ", el("strong", {}, score.min_count[s])]),
+      " (not yet synced)");
+  }
+  if (editing && !form.dataset.filled) {
+    form.dataset.filled = "true";
+    fillForm(form, editing.hand);
+    forgetDrafts(form.getAttribute("action"));
+    if (editing.errors?.length) showProblems(form, editing.errors);
+  }
+}
+
+// Keep the hand on the phone: checked first, as the server would.
+async function keepHand(form, game) {
+  const [fresh, mine] = await Promise.all([freshest(game), queuedFor(game.id)]);
+  const editing = formMode?.editing && mine.find((i) => i.id === formMode.editing.id);
+  const before = notConflicts(editing ? mine.slice(0, mine.indexOf(editing)) : mine);
+  const last = mine[mine.length - 1];
+  const position = editing ? editing.position : last ? last.position + 1 : fresh.doc.hands.length;
+  const hand = checkedHand(form, fresh.doc, before, position);
+  if (!hand) return false;
+  const item = editing || newItem(game.id, last ? last.baseVersion : fresh.version, position);
+  item.hand = hand;
+  item.updatedAt = now();
+  if (editing && isConflict(editing)) {  // fixed: placed on the game as it is now
+    await putItem(item);
+    await rebase(game.id, item.id);
+  } else {
+    item.state = "waiting";
+    await putItem(item);
+  }
+  forgetDrafts(form.getAttribute("action"));
+  registerBackgroundSync();
+  location.assign(game.showUrl);
+  return true;
+}
+
+// With hands already waiting (or a waiting hand open), Save keeps the hand in the queue behind them
+// at once: sent straight to the server it would be stored before them.
+on("submit", (event) => {
+  const form = event.target, game = pageGame();
+  if (!isHandForm(form) || !formMode || event.submitter?.getAttribute("formaction") || !game) return;  // formaction: "Check the figures"
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  keepHand(form, game);
+}, true);
+
+// No answer to Save (no connection, or none in 4 s): the hand waits on the phone.
+async function saveGotNoAnswer(event) {
+  const form = event.detail?.elt, game = isHandForm(form) && pageGame();
+  if (!game || game.position === null) return;  // a stored hand being changed: the server's to take
+  state.lastTry = "offline";
+  const status = byId("connection-status"), kept = await keepHand(form, game);
+  if (status) {
+    status.textContent = kept ? "No connection: the hand is kept on this phone, not yet synced."
+      : "No connection, and this hand can't be kept as it is: see the messages above. Your entries are still here.";
+  }
+}
+// Save waits 4 s, not htmx's 15: then the hand is kept on the phone. The live preview likewise.
+on("htmx:configRequest", (event) => {
+  const elt = event.detail.elt;
+  if (isHandForm(elt) || previewOf(elt)) event.detail.timeout = SAVE_TIMEOUT_MS;
+});
+
+// The live preview (templates/games/hand.html: a request to the server as the hand is typed) that gets
+// no answer: each side's Base and Count, and the bar's figures, are worked out on the phone from the
+// game as it carries it (with the hands waiting before this one) and the hand as typed; the rules'
+// problems go beside their fields, as the server's would.
+const previewOf = (elt) => (elt?.tagName !== "FORM" && elt?.hasAttribute?.("hx-post") ? elt.closest("form.hand-form") : null);
+async function previewOnThePhone(form, game) {
+  const [fresh, queued] = await Promise.all([freshest(game), queuedFor(game.id).catch(() => [])]);
+  const editing = formMode?.editing;
+  if (!editing && game.position === null) return;  // a stored hand being changed: the server's to say
+  const mine = notConflicts(queued);
+  const before = editing ? mine.filter((i) => i.seq < editing.seq) : mine;
+  const position = editing ? editing.position : fresh.doc.hands.length + before.length;
+  const doc = withHands(fresh.doc, before);
+  const read = readForm(form, doc, position);
+  const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
+  const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
+  showProblems(form, problems, true);
+  const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, scoreGame(doc).totals).sides;
+  doc.sides.forEach((side, s) => {
+    const slot = byId("side-figures-" + s);
+    if (!slot) return;
+    slot.replaceChildren(...sides ? ["Base ", el("span", { class: "base" }, signed(sides[s].base)), " \u00b7 Count ",
+      el("span", { class: "count" }, signed(sides[s].count))] : []);
+  });
+  const preview = byId("preview");
+  if (preview && sides) {
+    preview.replaceChildren(el("table", { class: "preview-table" },
+      el("caption", { class: "visually-hidden" }, "This hand: each side's hand total and new total, not yet synced"),
+      el("tbody", {}, sides.map((figures, s) => el("tr", { "data-side": s }, el("th", { scope: "row" }, doc.sides[s].name),
+        el("td", { class: "hand-total" }, signed(figures.total)), el("td", { class: "cumulative" }, signed(figures.cumulative)))))));
+  }
+  const status = byId("connection-status");
+  if (status && !status.dataset.saving) {
+    status.textContent = "No connection: these figures are worked out on this phone, not yet synced.";
+  }
+}
+for (const type of ["htmx:sendError", "htmx:timeout"]) {
+  on(type, saveGotNoAnswer);
+  on(type, (event) => {
+    const form = previewOf(event.detail?.elt), game = form && pageGame();
+    if (game) previewOnThePhone(form, game);
+  });
+}
+
+// --- Games started with no connection (docs/architecture.md, "Games started offline") --------------
+// Start on the new-game page that gets no answer (the request fails, or nothing within 4 s) keeps the
+// game on the phone: the form's fields as entered, for the server to read with its own new-game form
+// when the connection returns (POST /sync/games, once: an Idempotency-Key drawn here), and a game
+// document for the provisional figures, from the rules the page was rendered with (#new-game-rules).
+// The game lives in store GAMES under a local id ("local-…"), its hands in the queue like any other
+// game's; its scoresheet is /offline/game#<local id>, a page kept on the phone that this script fills.
+const LOCAL = "local-";
+const isLocal = (gameId) => String(gameId).startsWith(LOCAL);
+const localShellUrl = (id) => "/offline/game#" + encodeURIComponent(id);
+// The game document the form describes, as NewGameForm.document_json reads it: sides, players, first
+// dealer; the rules as the page shows them, or the chosen preset's when it was chosen offline (the
+// page could not fetch its values: the server fills them from the preset too, see startOffline).
+function newGameDocument(fields, data) {
+  const players = fields.get("players") || "4", problems = [];
+  const sideCount = players === "6" ? 3 : 2, perSide = players === "2" ? 1 : 2;
+  const field = (name) => (fields.get(name) || "").trim();
+  const sides = Array.from({ length: sideCount }, (_, s) => {
+    const name = field("side" + s + "_name");
+    if (!name) problems.push("Give side " + (s + 1) + " a name.");
+    return { name, players: Array.from({ length: perSide }, (_, p) => {
+      const player = field("player" + s + "_" + p);
+      if (!player) problems.push("Give player " + (p + 1) + " of side " + (s + 1) + " a name.");
+      return player;
+    }) };
+  });
+  const preset = fields.get("preset") || data.rules_from;
+  const samePreset = preset === data.rules_from && data.rules;
+  const rules = JSON.parse(JSON.stringify(samePreset ? data.rules : data.presets[preset] || data.presets.modern));
+  if (samePreset) {
+    const target = wholeNumber(fields.get("target"));
+    if (target.error || (target.value !== null && target.value < 5)) problems.push("Points to win: enter a whole number of 5 or more.");
+    else if (target.value !== null) rules.target = target.value;
+  }
+  let dealer = parseInt(fields.get("first_dealer") || "0", 10);
+  if (!(dealer >= 0 && dealer < sideCount * perSide)) dealer = 0;
+  return { problems, doc: { format: "scorepad-game", version: 1, rules, sides, first_dealer: dealer, hands: [] } };
+}
+async function startOffline(form, data, key) {
+  const fields = new URLSearchParams(new FormData(form));  // as the browser would post them
+  const made = newGameDocument(fields, data);
+  if (made.problems.length) {
+    const slot = byId("new-game-offline-error");
+    if (slot) slot.textContent = "No connection, and the game can't start as it is: " + made.problems.join(" ") +
+      " Your entries are still here.";
+    return;
+  }
+  if (fields.get("preset") !== data.rules_from) {
+    // The table rules shown are another preset's: the server takes the chosen preset's, as offline here.
+    for (const input of $$("#game_rules [name]")) {
+      if (input.name !== "rules_from" && input.name !== "set_from") fields.delete(input.name);
+    }
+  }
+  const id = LOCAL + newId();
+  await putGame({ id, version: 0, doc: made.doc, seenAt: now(), local: { key, fields: fields.toString(), createdAt: now() } });
+  registerBackgroundSync();
+  location.assign(localShellUrl(id));
+}
+// Start: tried on the server first, with the same 4 s as Save; with no answer the game starts here.
+// The try carries the key the game will be sent with later: had the server started it after all
+// (the answer was only late), the game sent later is that one, never a second.
+on("submit", (event) => {
+  const form = event.target, submitter = event.submitter, rulesTag = byId("new-game-rules");
+  if (!form.matches?.("form.new-game") || form.dataset.sendAsIs === "true") return;
+  if (submitter?.name || !rulesTag) return;  // a preset's values, or rules saved: the server's work
+  let data;
+  try { data = JSON.parse(rulesTag.textContent); } catch (e) { return; }
+  event.preventDefault();
+  const key = "offline-game-" + newId(), body = new URLSearchParams(new FormData(form));  // Start's own, unnamed, adds nothing
+  body.set("offline_key", key);
+  post(form.getAttribute("action"), body, undefined, SAVE_TIMEOUT_MS).then((response) => {
+    if (response.ok && response.redirected) return location.assign(response.url);
+    // The server answered with the page again (a problem to fix): sent as usual, to show it.
+    form.dataset.sendAsIs = "true";
+    if (form.requestSubmit) form.requestSubmit(submitter || undefined);
+    else form.submit();
+  }, () => {
+    state.lastTry = "offline";
+    startOffline(form, data, key);
+  });
+}, true);
+
+// Each game started here reaches the server once, before its hands: they then follow the real game.
+// Resolves to whether one got no answer.
+async function createLocalGames() {
+  const games = (await allKeptGames()).filter((g) => g.local);
+  await Promise.all(games.filter((g) => g.local.created).map(followTheGame));
+  for (const kept of games.filter((g) => !g.local.created)) {
+    try {
+      await createLocalGame(kept);
+    } catch (e) {
+      return true;
+    }
+  }
+  return false;
+}
+// The hands of a game started here follow it to its real id. Done again on every pass: a tab closed
+// between keeping the game as created and moving its hands must never strand them.
+async function followTheGame(kept) {
+  const items = await queuedFor(kept.id), created = kept.local.created;
+  items.forEach((item) => {
+    item.gameId = created.id;
+    item.baseVersion = created.version;
+  });
+  if (items.length) await putItems(items);
+}
+async function createLocalGame(kept) {
+  const { status, body } = await post("/sync/games", kept.local.fields,
+    { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": kept.local.key }).then(answerOf);
+  if (body.outcome === "created" && body.id) {
+    kept.local.created = { id: body.id, showUrl: body.show_url, version: body.version };
+    delete kept.local.reason;
+    await putGame(kept);
+    await keepGame(body.game, body.version);
+    await followTheGame(kept);
+  } else if (status >= 400 && status < 500) {  // refused: shown on its sheet, kept
+    kept.local.reason = body.reason || "The server could not start this game (error " + status + ").";
+    await putGame(kept);
+  }  // else a server error: tried again later
+}
+
+// --- The scoresheet of a game started here: /offline/game#<local id> ------------------------------
+let localEditing = null;  // the waiting hand open in the form, if any
+const localGameId = () => {
+  const match = /^#(local-.+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+};
+// The same markup as the hand form's (templates/_forms.html).
+const errorSlot = (id) => el("p", { class: "field-error", id: id + "-error" });
+const numberField = (id, label) => el("div", { class: "field number" }, el("label", { for: id }, label),
+  el("input", { id, name: id, type: "text", inputmode: "numeric", autocomplete: "off", "aria-describedby": id + "-error" }),
+  errorSlot(id));
+const switchField = (id, label, hint) => el("div", { class: "field switch" },
+  el("label", { for: id },
+    el("input", { type: "checkbox", role: "switch", id, name: id, value: "y", "aria-describedby": id + "-error" }),
+    el("span", { class: "switch-track", "aria-hidden": "true" }),
+    el("span", { class: "switch-label" }, label, hint && el("small", {}, " " + hint))),
+  errorSlot(id));
+const selectField = (id, label, options, className = "") => el("div", { class: "field select" },
+  el("label", { for: id }, label),
+  el("select", { id, name: id, class: className, "aria-describedby": id + "-error" },
+    options.map(([value, text]) => el("option", { value }, text))),
+  errorSlot(id));
+// The entries under "More", as on the hand form (scorepad/forms.py RARE_ENTRIES: the side's entries past the first
+// four and Went out, the special hand first; the paper way's reported Base is left to the hand form online), each
+// only where the game's rules give it a value: an entry worth 0 is not offered (rules.Rules.has, mirrored by has in
+// rules.js). Labels and hints as forms.py's.
+const RARE_ENTRIES = ["special_hand", ...NAMES.slice(4).filter((name) =>
+  !["went_out", "perfect_cut", "special_hand", "reported_base", "count", "cards"].includes(name))];
+function hintOf(doc, name) {  // forms.py HandForm.hint: "(+2,500)", "(−1,500 each)"
+  // For the side: the special canastas and going out concealed; against it: the penalties (rules.js).
+  const worth = PENALTIES.includes(name) ? -1 : ["sevens_canasta", "aces_canasta", "concealed"].includes(name) ? 1 : 0;
+  const value = worth * (doc.rules.values[valueOf(name)] || 0);
+  return value ? "(" + (value > 0 ? "+" : "") + signed(value) + (KIND[name] === "i" ? " each" : "") + ")" : "";
+}
+// A select's options: None, then each of `keys` by its name with its value.
+const choices = (names, values, keys) => [["", "None"],
+  ...keys.map((key) => [key, (names[key] || key) + " (" + signed(values[key]) + ")"])];
+function moreEntries(doc, s) {
+  const p = "s" + s + "-", rules = doc.rules, game = gameOf(doc);
+  const wild = Object.fromEntries(Object.keys(WILD).map((kind) => [kind, rules.values["wild_canasta_" + kind]]));
+  const fields = RARE_ENTRIES.filter((name) => has(game, name)).map((name) => {
+    const id = p + name, label = LABEL[name], hint = hintOf(doc, name);
+    if (name === "special_hand") {
+      return selectField(id, label, choices(SPECIAL_HANDS, rules.special_hands, Object.keys(rules.special_hands)),
+        "special-hand-choice");
+    }
+    if (name === "wild_canasta") return selectField(id, label, choices(WILD, wild, Object.keys(WILD).filter((kind) => wild[kind] > 0)));
+    if (name === "has_melded") return selectField(id, label, [["", "Judge from the count"], ["yes", "Yes"], ["no", "No"]]);
+    if (KIND[name] === "b") return switchField(id, label, hint);
+    return numberField(id, label + (hint && " " + hint));
+  });
+  return fields.length && el("details", { class: "more" },
+    el("summary", {}, el("span", { class: "more-label" }, "More for " + doc.sides[s].name), " ",
+      el("span", { class: "more-summary", id: "more-summary-" + s })),
+    fields);
+}
+// What is set under a side's "More", in words beside it (forms.py HandForm.summary): nothing set is out of sight.
+function summarizeMore(form) {
+  for (const more of $$("details.more", form)) {
+    const said = [];
+    for (const input of $$("input, select", more)) {
+      const label = $(`label[for='${input.id}']`, more);
+      const name = label ? ($(".switch-label", label) || label).firstChild.textContent.trim() : input.name;
+      const value = input.value.trim();
+      if (input.type === "checkbox") {
+        if (input.checked) said.push(name);
+      } else if (input.tagName === "SELECT") {
+        const chosen = input.selectedOptions[0].text;
+        if (value) said.push(/has_melded$/.test(input.name) ? name + ": " + chosen : chosen);
+      } else if (value && value !== "0") {
+        said.push(name.replace(/ \(.*\)$/, "") + ": " + value);
+      }
+    }
+    const summary = $(".more-summary", more);
+    if (summary) summary.textContent = said.join(" \u00b7 ");
+  }
+}
+for (const type of ["input", "change"]) {
+  on(type, (event) => {
+    const form = inside(event, "form.offline-hand-form");
+    if (form) summarizeMore(form);
+  });
+}
+function sidePanel(doc, s) {
+  const p = "s" + s + "-", name = doc.sides[s].name;
+  const sign = (value, label) => el("label", {},
+    el("input", { type: "radio", name: p + "count_sign", value, "aria-label": label, ...(value === "+" && { checked: "checked" }) }),
+    el("span", { "aria-hidden": "true" }, value === "+" ? "+" : "\u2212"));
+  return el("fieldset", { class: "card side-panel", "data-side": s }, el("legend", {}, name),
+    NAMES.slice(0, 4).map((field) => numberField(p + field, LABEL[field])),
+    switchField(p + "went_out", "Went out"),
+    el("div", { class: "count-number" },
+      el("label", { for: p + "count" }, "Count"),
+      el("div", { class: "count-entry" },
+        el("div", { class: "segmented sign", role: "radiogroup", "aria-label": name + ": plus or minus" },
+          sign("+", "plus"), sign("-", "minus")),
+        el("input", { id: p + "count", name: p + "count", type: "text", inputmode: "numeric", autocomplete: "off",
+          class: "digits", placeholder: "0", "aria-describedby": p + "count-error" })),
+      errorSlot(p + "count")),
+    moreEntries(doc, s));
+}
+async function showLocalGame() {
+  const root = byId("offline-game");
+  if (!root) return;
+  const id = localGameId(), problem = $(".offline-game-problem", root), form = $("form.offline-hand-form", root);
+  const [kept, items] = id ? await Promise.all([keptGame(id), queuedFor(id)]) : [];
+  if (!kept?.local) {
+    problem.textContent = "This game is not on this phone. If it reached the server, it is under All games.";
+    problem.hidden = false;
+    return;
+  }
+  if (kept.local.created) return location.replace(kept.local.created.showUrl);
+  const doc = kept.doc, reason = kept.local.reason, title = sideNames(doc);
+  $("h1", root).textContent = title;
+  document.title = title + " \u00b7 Scorepad";
+  problem.hidden = !reason;
+  problem.textContent = reason ? "The server could not start this game: " + reason : "";
+  const full = withHands(doc, items), score = scoreGame(full), finished = score.status === "finished";
+  // The standings and the grid, as on a scoresheet (templates/_scoresheet.html).
+  const sheet = byId("scoresheet");
+  sheet.replaceChildren(el("section", { class: "standings provisional", "aria-label": "Standings" },
+    hasWinner(score) && winnerLine(doc, score),
+    el("div", { class: "totals side-count-" + doc.sides.length }, doc.sides.map((side, s) =>
+      el("div", { class: "total-card" + (finished && score.winners?.includes(s) ? " is-winner" : ""), "data-side": s },
+        el("h2", { class: "side-name" }, side.name),
+        el("p", { class: "side-players" }, side.players.join(" & ")),
+        el("p", { class: "big-total" }, el("span", { class: "visually-hidden" }, "Total "),
+          el("span", { class: "total-figure" }, signed(score.totals[s]))),
+        !finished && el("p", { class: "min-count" }, "Minimum Count ",
+          el("strong", { class: "min-count-figure" }, score.min_count[s]))))),
+    !finished && el("p", { class: "next-deal" }, nextDeal(full, score)),
+    provisionalNote(items.length ? provisional(items.length) : "No hands yet.")));
+  if (items.length) {
+    const table = emptyTable(full);
+    items.forEach((item, n) => addRow(table, waitingRow(full, score.hands[n], n, item, rowActions(n + 1, item))));
+    sheet.append(table);
+  }
+  // The form for the next hand (or the waiting hand being changed).
+  const panels = $(".offline-hand-sides", form);
+  if (!panels.children.length) {
+    panels.append(...doc.sides.map((side, s) => sidePanel(doc, s)));
+    // The perfect cut is the whole hand's, credited to the cutter's side (readForm), as on the hand form.
+    if (has(gameOf(doc), "perfect_cut")) panels.after(switchField("perfect_cut", "Perfect cut", "-"));
+  }
+  const editing = localEditing && items.find((i) => i.id === localEditing);
+  const number = editing ? editing.position + 1 : items.length + 1;
+  const cut = $("#perfect_cut + .switch-track + .switch-label small", form);
+  if (cut) {
+    cut.textContent = " (+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards: " +
+      playerOfSeat(doc, gameOf(doc).cutter(number - 1)) + " cut)";
+  }
+  summarizeMore(form);
+  form.hidden = finished && !editing;
+  $(".offline-hand-heading", form).textContent = editing ? "Edit hand " + number + " (not yet synced)" : "Hand " + number;
+  $(".save-offline-hand", form).textContent = editing ? "Save changes" : "Save hand " + number;
+  $(".cancel-edit", form).hidden = !editing;
+}
+// The home page lists them: a game started here can be found again before it reaches the server.
+async function listLocalGames() {
+  const section = byId("started-offline");
+  if (!section) return;
+  const [kept, queued] = await Promise.all([allKeptGames(), allQueued()]);
+  const games = kept.filter((g) => g.local && !g.local.created);
+  $("ul", section).replaceChildren(...games.map((game) => el("li", {},
+    el("a", { href: localShellUrl(game.id) }, sideNames(game.doc)),
+    " · " + plural(queued.filter((i) => i.gameId === game.id).length, "hand", "hands") + ", not yet synced")));
+  section.hidden = !games.length;
+}
+async function keepLocalHand(form) {
+  const id = localGameId();
+  const [kept, mine] = await Promise.all([keptGame(id), queuedFor(id)]);
+  if (!kept) return;
+  const editing = localEditing && mine.find((i) => i.id === localEditing);
+  const position = editing ? editing.position : mine.length;
+  const hand = checkedHand(form, kept.doc, editing ? mine.slice(0, mine.indexOf(editing)) : mine, position);
+  if (!hand) return;
+  const item = editing || newItem(id, 0, position);
+  Object.assign(item, { hand, state: "waiting", updatedAt: now() });
+  await putItem(item);
+  resetLocalForm(form);
+  registerBackgroundSync();
+  syncAll();  // the connection may be back: the game goes to the server, then its sheet opens
+  scrollTo(0, 0);
+}
+function resetLocalForm(form) {
+  localEditing = null;
+  form.reset();
+  showProblems(form, []);
+}
+on("submit", (event) => {
+  const form = event.target;
+  if (!form.matches?.("form.offline-hand-form")) return;
+  event.preventDefault();
+  keepLocalHand(form);
+});
+on("click", async (event) => {
+  const target = inside(event, ".edit-local, .cancel-offline-edit");
+  if (!target) return;
+  const form = $("form.offline-hand-form");
+  if (target.classList.contains("cancel-offline-edit")) {
+    resetLocalForm(form);
+    showLocalGame();
+    return;
+  }
+  const item = await getItem(target.dataset.item);
+  if (!item) return;
+  localEditing = item.id;
+  fillForm(form, item.hand);
+  await showLocalGame();
+  form.scrollIntoView();
+});
+
+// --- Background Sync, when the browser has it (never the only way) ------------------------------
+function registerBackgroundSync() {
+  navigator.serviceWorker?.ready.then((registration) => registration.sync?.register("scorepad-sync")).catch(() => {});
+}
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  if (event.data?.sync) syncNow();
+});
+
+// --- When to send --------------------------------------------------------------------------
+// After a sync the server's figures replace the provisional ones: the scoresheet is loaded again.
+function afterSync(appliedAny) {
+  const game = pageGame();
+  if (game && !$("form.hand-form") && touched[game.id] && (appliedAny || servedCopy())) location.reload();
+  return appliedAny;
+}
+function start() {
+  const game = pageGame();
+  if (game && !servedCopy()) {
+    keepGame(game.doc, game.version).catch(() => {});
+    // Keep this game's hand form and rules page on the phone too, for a hand entered offline.
+    if (!$("form.hand-form")) {
+      for (const path of [game.handUrl, game.rulesUrl]) if (path) worker()?.postMessage({ keep: path });
+    }
+  }
+  refresh().then(syncNow);
+  setInterval(() => {
+    if (state.waiting) syncNow();
+  }, RETRY_EVERY_MS);
+}
+addEventListener("online", syncNow);
+addEventListener("offline", () => {
+  state.lastTry = "offline";
+  say();
+});
+addEventListener("hashchange", () => {
+  if ($("form.hand-form")) location.reload();
+});
+if (document.readyState === "loading") on("DOMContentLoaded", start);
+else start();
+
+window.ScorepadOffline = { syncNow };
