@@ -69,7 +69,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # No pool_pre_ping (a round trip on every request): a connection idle for a while is checked instead
+        # (delivery.ping_if_idle).
+        SQLALCHEMY_ENGINE_OPTIONS={},
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,

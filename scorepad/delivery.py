@@ -3,6 +3,7 @@ revision as the ETag of what is made from it, so an unchanged game is answered 3
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import os
@@ -11,6 +12,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,6 +23,8 @@ from flask import Flask, Response, current_app, request, session
 from flask_compress import Compress
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import Pool
 from werkzeug.datastructures import ETags
 from werkzeug.http import parse_etags
 from whitenoise import WhiteNoise
@@ -112,10 +116,42 @@ def quick_sqlite_commits(dbapi_connection, connection_record) -> None:
         cursor.close()
 
 
+# A pooled connection that sat unused this long is checked (a round trip) before it is handed out again; one in
+# steady use is not. SQLAlchemy's pool_pre_ping checks every time, which on PostgreSQL is a round trip on every
+# request; a server restarted within this time costs the requests that meet a dead connection (it is then
+# thrown away, with the rest of the pool) instead.
+PING_AFTER_IDLE_SECONDS = 10.0
+
+
+def ping_if_idle(dbapi_connection, connection_record, connection_proxy) -> None:
+    """A pool checkout: check a connection that was idle for PING_AFTER_IDLE_SECONDS; if it is dead, the pool
+    discards it and opens another (DisconnectionError, SQLAlchemy's recipe for custom pessimistic checks)."""
+    returned = connection_record.info.get("scorepad_returned_at")
+    if returned is None or time.monotonic() - returned < PING_AFTER_IDLE_SECONDS:
+        return
+    try:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT 1")
+            cursor.fetchall()
+        finally:
+            with contextlib.suppress(Exception):  # a dead connection's cursor may fail to close: it is discarded
+                cursor.close()
+    except Exception as error:  # whatever the driver raises for a dead connection
+        raise DisconnectionError() from error
+
+
+def note_return(dbapi_connection, connection_record) -> None:
+    connection_record.info["scorepad_returned_at"] = time.monotonic()
+
+
 def init_app(app: Flask) -> None:
     """Compress dynamic answers and serve static/ through WhiteNoise (call after STATIC_VERSIONS is set)."""
     if not event.contains(Engine, "connect", quick_sqlite_commits):
         event.listen(Engine, "connect", quick_sqlite_commits)
+    if not event.contains(Pool, "checkout", ping_if_idle):
+        event.listen(Pool, "checkout", ping_if_idle)
+        event.listen(Pool, "checkin", note_return)
     for key, value in COMPRESS_CONFIG.items():
         app.config.setdefault(key, value)
     compress.init_app(app)
@@ -147,7 +183,8 @@ class RevisionGate:
             with self.app.app_context():
                 from .models import db
 
-                self.engine = db.engine
+                # Autocommit: on PostgreSQL no BEGIN and ROLLBACK around the one query (two round trips of three).
+                self.engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
         with self.engine.connect() as connection:
             return connection.execute(self.query, {"game_id": game_id}).scalar()
 

@@ -18,7 +18,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 
 from flask import abort, current_app, request, session
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 
 from . import store
 from .models import GameRecord, GameRight, db
@@ -240,13 +240,27 @@ def kept_games() -> list:
     return [] if query is None else list(db.session.execute(query))
 
 
+# One page of the games a device keeps, with how many it keeps in all (a window count): made once, here, with
+# its values bound at each call, so a history page costs one small query and no building of it.
+_KEPT_PAGE = (
+    select(GameRecord.id, GameRight.via, GameRecord.version, func.count().over().label("total"))
+    .join(GameRight, GameRight.game_id == GameRecord.id)
+    .where(GameRight.device_hash == bindparam("device"))
+    .order_by(GameRecord.created_at.desc(), GameRecord.id)
+    .offset(bindparam("offset"))
+    .limit(bindparam("limit"))
+)
+_KEPT_COUNT = select(func.count()).select_from(GameRight).where(GameRight.device_hash == bindparam("device"))
+
+
 def kept_games_page(offset: int, limit: int) -> tuple[int, list]:
     """How many games this device may change, and `limit` of them from `offset`, newest first: rows of
-    (id, via, version), from two small queries (a history page without a search reads no more)."""
-    query = _kept(GameRecord.id, GameRight.via, GameRecord.version)
-    if query is None:
+    (id, via, version), from one query (a history page without a search reads no more)."""
+    device = device_hash(create=False)
+    if device is None:
         return 0, []
-    count = db.session.scalar(
-        select(func.count()).select_from(GameRight).where(GameRight.device_hash == device_hash(create=False))
-    )
-    return count or 0, list(db.session.execute(query.offset(offset).limit(limit)))
+    rows = list(db.session.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}))
+    if rows:
+        return rows[0].total, rows
+    # Past the last page (or none kept): the count alone.
+    return db.session.scalar(_KEPT_COUNT, {"device": device}) or 0, []

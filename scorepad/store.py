@@ -228,7 +228,10 @@ def game_revision(game_id: str) -> int | None:
     scored (what an unchanged scoreboard costs, docs/architecture.md)."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    return db.session.scalar(db.select(GameRecord.version).where(GameRecord.id == game_id))
+    # Outside the request's session, in autocommit: on PostgreSQL no BEGIN and ROLLBACK around the one query (two
+    # round trips of three). Only read-only views ask, before they read anything else.
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        return connection.scalar(db.select(GameRecord.version).where(GameRecord.id == game_id))
 
 
 def game_id_of_room_code(room_code: str) -> str | None:

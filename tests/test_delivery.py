@@ -387,3 +387,43 @@ def test_an_unchanged_poll_is_answered_before_flask(app, client, api_game):
     finally:
         request_started.disconnect(record, app)
     assert client.get("/games/nope/scoreboard/live", headers={"If-None-Match": 'W/"1"'}).status_code == 404
+
+
+# --- Pooled connections: checked when they were idle, not on every request -------------------------
+
+
+def _pooled_entry(engine):
+    """The one idle connection in the pool (SQLAlchemy's QueuePool keeps them in a queue)."""
+    entries = list(engine.pool._pool.queue)
+    assert len(entries) == 1
+    return entries[0]
+
+
+def test_a_connection_idle_for_a_while_is_checked_and_a_dead_one_replaced(app):
+    import time
+
+    from sqlalchemy import select
+    from sqlalchemy.exc import DBAPIError
+
+    from scorepad.delivery import PING_AFTER_IDLE_SECONDS
+
+    with app.app_context():
+        engine = db.engine
+        engine.dispose()
+        with engine.connect() as connection:
+            assert connection.execute(select(1)).scalar() == 1
+        # The server went away while the connection sat in the pool for longer than the idle time.
+        entry = _pooled_entry(engine)
+        entry.dbapi_connection.close()
+        entry.info["scorepad_returned_at"] = time.monotonic() - PING_AFTER_IDLE_SECONDS - 1
+        with engine.connect() as connection:  # checked, found dead, replaced: the request never sees it
+            assert connection.execute(select(1)).scalar() == 1
+
+        # A connection used a moment ago is not checked (no round trip): a dead one then fails once.
+        entry = _pooled_entry(engine)
+        entry.dbapi_connection.close()
+        entry.info["scorepad_returned_at"] = time.monotonic()
+        with pytest.raises(DBAPIError), engine.connect() as connection:
+            connection.execute(select(1))
+        with engine.connect() as connection:  # and the pool has thrown it away
+            assert connection.execute(select(1)).scalar() == 1
