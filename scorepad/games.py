@@ -144,7 +144,7 @@ def _new_game_page(
 
 
 def _offline_rules(form: NewGameForm) -> dict:
-    """What the page gives the phone for a game started with no connection (static/js/offline.js): the
+    """What the page gives the phone for a game started with no connection (assets/js/offline.js): the
     complete rules its table rules describe as shown, and every preset's, for a preset chosen while the
     page could not ask the server for its values. Only for the provisional figures: the server reads the
     form's own fields when the game reaches it (sync.create_game)."""
@@ -427,6 +427,7 @@ def rematch(game_id: str):
 @bp.get("/games/<game_id>")
 def show(game_id: str):
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
+    store.reading_only()  # its one write (rights.can_edit's "last used") is a single statement
     stored = load_or_404(game_id)
     if request.args.get("key") is not None:
         # An older Scorepad put the key in the address, where logs and caches keep it: it is not taken. Its

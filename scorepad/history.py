@@ -35,6 +35,7 @@ def _page_number() -> int:
 @bp.get("/history")
 def history():
     """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
+    store.reading_only()
     search = (request.args.get("q") or "").strip()[:100]
     page = _page_number()
     if search:

@@ -223,6 +223,14 @@ def load_game(game_id: str) -> Stored:
     return Stored(record)
 
 
+def reading_only() -> None:
+    """Call first in a view that only reads (a write it may make is one statement, committed at once): the
+    request's session then reads in autocommit, so PostgreSQL is not sent a BEGIN and a ROLLBACK around its
+    queries (two round trips). SQLite reads without either anyway."""
+    if not db.session().in_transaction():
+        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 def game_revision(game_id: str) -> int | None:
     """A game's revision alone, or None if there is no such game: one small query, no hand loaded, nothing
     scored (what an unchanged scoreboard costs, docs/architecture.md)."""
