@@ -10,16 +10,26 @@ from flask import Blueprint, current_app, make_response, render_template, url_fo
 
 bp = Blueprint("pwa", __name__)
 
-# The app shell a phone keeps for offline use.
+# The app shell every phone keeps for offline use as the service worker installs: what reading a scoresheet or
+# scoreboard needs (a watcher's first visit fetches no more). The PNG icons are the browser's own business when
+# it installs the app; nothing offline shows them.
 PRECACHE = (
     "css/scorepad.css",
-    "js/htmx-2.0.11.min.js",
     "js/early.min.js",
     "js/scorepad.min.js",  # built from assets/js/, the scoring rules for hands entered offline included
     "icons/icon.svg",
-    "icons/icon-192.png",
-    "icons/icon-512.png",
 )
+# htmx: only the pages that use it load it (a page sets `uses_htmx`: the new-game page, the hand form, the
+# scoreboard); base.html names it.
+HTMX = "js/htmx-2.0.11.min.js"
+
+
+def scorekeeper_keep() -> list[str]:
+    """What a scorekeeper's phone keeps once one of its pages has been seen (base.html's data-keep, read by
+    scorepad.js, kept by the service worker if it has no copy yet): a game can then be started and its hands
+    entered with no connection. A page sets `keeps_scorekeeper_shell`: home, history, the new-game page, the hand
+    form, a scoresheet this phone may change."""
+    return [url_for("games.new_game"), url_for("pwa.offline_game"), url_for("static", filename=HTMX)]
 
 
 def cache_version() -> str:
@@ -27,6 +37,12 @@ def cache_version() -> str:
     versions = current_app.config["STATIC_VERSIONS"]
     digest = hashlib.sha256("".join(versions[name] for name in sorted(versions)).encode()).hexdigest()[:12]
     return f"scorepad-{digest}"
+
+
+@bp.app_context_processor
+def offline_keeping() -> dict:
+    """`scorekeeper_keep` and `htmx_file` for base.html."""
+    return {"scorekeeper_keep": scorekeeper_keep, "htmx_file": HTMX}
 
 
 @bp.app_context_processor
@@ -67,9 +83,6 @@ def service_worker():
     """The service worker, served from the root so that its scope covers every page."""
     versions = current_app.config["STATIC_VERSIONS"]
     precache = [url_for("static", filename=name) for name in PRECACHE if name in versions]
-    # A game can be started with no connection too: the new-game page and the scoresheet of a game
-    # started on the phone (filled by offline.js from IndexedDB) are on the phone from the start.
-    precache += [url_for("games.new_game"), url_for("pwa.offline_game")]
     # The hand form for the next hand and the rules page are kept too: a hand can be entered offline
     # (assets/js/offline.js keeps it in a queue), and the table's rules read.
     pages = [

@@ -1,4 +1,4 @@
-"""The phone's queue of hands entered offline (static/js/offline.js), sent here once the connection is back.
+"""The phone's queue of hands entered offline (assets/js/offline.js), sent here once the connection is back.
 
 Each queued hand carries an Idempotency-Key, the game version it was entered against and the place it
 takes. It is stored exactly once: a retry after a lost answer gets the first answer again (the keys are

@@ -1,6 +1,6 @@
 """Write tests/vectors/rules.json: games and hands with what the Python rules make of them.
 
-The browser's copy of the rules (static/js/rules.js) must give the same figures and the same problems;
+The browser's copy of the rules (assets/js/rules.js) must give the same figures and the same problems;
 tests/e2e/test_rules_js.py holds it to every vector, and tests/test_rule_vectors.py fails when this file is
 out of date. The inputs are written here by hand; every expected figure and problem comes from the Python
 side: what the JSON API of a throw-away app (on a temporary SQLite file) answers, as a phone would get it.

@@ -5,7 +5,7 @@ const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 {#- Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for #}
-{#- a game's next hand (a hand saved with no connection waits on the phone: static/js/offline.js). Never #}
+{#- a game's next hand (a hand saved with no connection waits on the phone: assets/js/offline.js). Never #}
 {#- the form that edits a stored hand: that needs the server. #}
 const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
 {#- On bad Wi-Fi, wait this long for the network before showing the copy on the phone. #}
@@ -129,13 +129,18 @@ self.addEventListener("fetch", (event) => {
 
 {#- A hand saved through htmx arrives as a background request the worker does not keep: the page #}
 {#- asks for a fresh copy of the scoresheet it now shows, so the copy kept for offline is never behind. #}
+{#- A page also names what its phone's next step needs offline (base.html's data-keep: a scorekeeper's pages name #}
+{#- the new-game page, the offline scoresheet and htmx): kept if the phone has no copy yet (`ifAbsent`). #}
 self.addEventListener("message", (event) => {
   const path = event.data && event.data.keep;
   if (typeof path !== "string") return;
   const url = new URL(path, self.location.origin);
-  if (url.origin !== self.location.origin || !keepsPage(url)) return;
-  event.waitUntil(fetch(url, { credentials: "same-origin" })
-    .then((response) => response.ok && !response.redirected &&
-      caches.open(CACHE_NAME).then((cache) => cache.put(url, response)))
+  const isStatic = url.pathname.startsWith(STATIC_PREFIX);
+  if (url.origin !== self.location.origin || !(keepsPage(url) || isStatic)) return;
+  const key = isStatic ? url.href : url;
+  event.waitUntil(caches.match(key)
+    .then((have) => (have && (event.data.ifAbsent || isStatic) ? undefined : fetch(url, { credentials: "same-origin" })
+      .then((response) => response.ok && !response.redirected &&
+        caches.open(CACHE_NAME).then((cache) => cache.put(key, response)))))
     .catch(() => {}));
 });

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import re
 
 import pytest
@@ -451,8 +452,39 @@ def test_the_service_worker_is_served_from_the_root(client):
     response = client.get("/sw.js")
     assert response.status_code == 200
     assert response.mimetype == "text/javascript"
-    assert "/static/js/htmx-2.0.11.min.js" in response.get_data(as_text=True)
     assert response.headers["Cache-Control"] == "no-cache"
+    worker = response.get_data(as_text=True)
+    precache = json.loads(worker.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    # Installing keeps what reading a scoresheet needs, nothing a watcher never uses.
+    assert [url.split("?")[0] for url in precache] == [
+        "/static/css/scorepad.css",
+        "/static/js/early.min.js",
+        "/static/js/scorepad.min.js",
+        "/static/icons/icon.svg",
+    ]
+    assert "//" not in worker.replace("://", "")  # its comments are the template's, never sent
+
+
+def test_only_a_scorekeepers_pages_ask_to_keep_the_scorekeepers_shell_and_only_htmx_pages_load_it(client):
+    def keeps(response) -> list[str]:
+        body = response.get_data(as_text=True)
+        return body.split('data-keep="', 1)[1].split('"', 1)[0].split() if 'data-keep="' in body else []
+
+    def loads_htmx(response) -> bool:
+        return '<script src="/static/js/htmx-2.0.11.min.js?v=' in response.get_data(as_text=True)
+
+    shell = keeps(client.get("/"))
+    assert [url.split("?")[0] for url in shell] == ["/games/new", "/offline/game", "/static/js/htmx-2.0.11.min.js"]
+    assert not loads_htmx(client.get("/"))
+    assert keeps(client.get("/games/new")) == shell and loads_htmx(client.get("/games/new"))
+    game = client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1]
+    assert keeps(client.get(f"/games/{game}")) == shell and not loads_htmx(client.get(f"/games/{game}"))
+    assert keeps(client.get(f"/games/{game}/hands/new")) == shell and loads_htmx(client.get(f"/games/{game}/hands/new"))
+    watcher = client.application.test_client()  # another phone: reads, keeps score of nothing
+    assert keeps(watcher.get(f"/games/{game}")) == [] and not loads_htmx(watcher.get(f"/games/{game}"))
+    assert keeps(watcher.get(f"/games/{game}/scoreboard")) == [] and loads_htmx(
+        watcher.get(f"/games/{game}/scoreboard")
+    )
 
 
 def test_the_manifest_makes_the_app_installable(client):

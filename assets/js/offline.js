@@ -275,9 +275,22 @@ function showOnScoresheet(game, items) {
     restoreEnterLink();
     return;
   }
-  const doc = withHands(game.doc, waiting), score = scoreGame(doc), stored = (game.doc.hands || []).length;
+  const doc = withHands(game.doc, waiting), score = scoreGame(doc);
   sheet.innerHTML = data.original;
   data.provisional = "true";
+  showWaiting(sheet, doc, score, waiting,
+    (number, item) => game.editable && rowActions(number, item, game.handUrl + "#waiting=" + item.id));
+  const link = $("a.sticky-action");
+  if (link) {
+    link.dataset.text = link.dataset.text || link.textContent;
+    link.hidden = score.status === "finished";
+    link.textContent = "Enter hand " + (doc.hands.length + 1);
+  }
+}
+// The waiting hands (the last of doc's) in the sheet's grid, made if it has none yet, each with its figures and
+// actions(number, item); then the standings with them.
+function showWaiting(sheet, doc, score, items, actions) {
+  const stored = doc.hands.length - items.length;
   let table = $("table.grid", sheet);
   if (!table) {
     const empty = $("p.empty", sheet);
@@ -285,18 +298,9 @@ function showOnScoresheet(game, items) {
     if (empty) empty.replaceWith(table);
     else sheet.append(table);
   }
-  waiting.forEach((item, n) => {
-    const index = stored + n;
-    addRow(table, waitingRow(doc, score.hands[index], index, item,
-      game.editable && rowActions(index + 1, item, game.handUrl + "#waiting=" + item.id)));
-  });
-  standings(sheet, doc, score, waiting.length);
-  const link = $("a.sticky-action");
-  if (link) {
-    link.dataset.text = link.dataset.text || link.textContent;
-    link.hidden = score.status === "finished";
-    link.textContent = "Enter hand " + (doc.hands.length + 1);
-  }
+  items.forEach((item, n) => addRow(table,
+    waitingRow(doc, score.hands[stored + n], stored + n, item, actions(stored + n + 1, item))));
+  standings(sheet, doc, score, items.length);
 }
 function restoreEnterLink() {
   const link = $("a.sticky-action");
@@ -349,8 +353,9 @@ const winnerLine = (doc, score) => el("p", { class: "winner", role: "status" },
 const nextDeal = (doc, score) => ["Hand " + (doc.hands.length + 1) + ": ",
   el("strong", {}, playerOfSeat(doc, score.next_dealer)), " deals \u00b7 playing to " + signed(doc.rules.target)];
 const provisionalNote = (text) => el("p", { class: "provisional-note", role: "status" }, text);
-const provisional = (count) =>
-  "Figures with " + plural(count, "hand", "hands") + " not yet synced: provisional until the server has them.";
+const provisional = (count) => (count
+  ? "Figures with " + plural(count, "hand", "hands") + " not yet synced: provisional until the server has them."
+  : "No hands yet.");
 const hasWinner = (score) => score.status === "finished" && score.winner != null;
 
 function standings(sheet, doc, score, waitingCount) {
@@ -361,7 +366,7 @@ function standings(sheet, doc, score, waitingCount) {
   $$(".total-card", sheet).forEach((card, s) => {
     const total = $(".total-figure", card), min = $(".min-count", card), figure = $(".min-count-figure", card);
     if (total) total.textContent = signed(score.totals[s]);
-    card.classList.toggle("is-winner", finished && score.winner === s);
+    card.classList.toggle("is-winner", finished && score.winners.includes(s));
     if (min) min.hidden = finished;
     if (figure && !finished) figure.textContent = score.min_count[s];
   });
@@ -439,7 +444,9 @@ function wholeNumber(text) {
   return { value: parseInt(text, 10) };
 }
 const withSign = (number, sign) => (sign === "-" && number > 0 ? -number : number);
-const SET_APART = /^(special_hand|wild_canasta|has_melded|count_mode|count_sign|count|reported_base|reported_base_sign|melded_.*|in_hand_.*)$/;
+// Read on their own below: the special hand, the choices, the Count (count, count_mode, count_sign), the reported Base
+// (with its sign) and the counting grid's cells.
+const SET_APART = /^(special_hand|wild_canasta|has_melded|count.*|reported_base.*|melded_.*|in_hand_.*)$/;
 function readForm(form, doc, position) {
   const problems = [];
   const sides = doc.sides.map((side, s) => {
@@ -822,75 +829,55 @@ const localGameId = () => {
   const match = /^#(local-.+)$/.exec(location.hash);
   return match ? decodeURIComponent(match[1]) : null;
 };
-// The same markup as the hand form's (templates/_forms.html).
-const errorSlot = (id) => el("p", { class: "field-error", id: id + "-error" });
-const numberField = (id, label) => el("div", { class: "field number" }, el("label", { for: id }, label),
-  el("input", { id, name: id, type: "text", inputmode: "numeric", autocomplete: "off", "aria-describedby": id + "-error" }),
-  errorSlot(id));
-const switchField = (id, label, hint) => el("div", { class: "field switch" },
-  el("label", { for: id },
-    el("input", { type: "checkbox", role: "switch", id, name: id, value: "y", "aria-describedby": id + "-error" }),
-    el("span", { class: "switch-track", "aria-hidden": "true" }),
-    el("span", { class: "switch-label" }, label, hint && el("small", {}, " " + hint))),
-  errorSlot(id));
-const selectField = (id, label, options, className = "") => el("div", { class: "field select" },
-  el("label", { for: id }, label),
-  el("select", { id, name: id, class: className, "aria-describedby": id + "-error" },
-    options.map(([value, text]) => el("option", { value }, text))),
-  errorSlot(id));
-// The entries under "More", as on the hand form (scorepad/forms.py RARE_ENTRIES: the side's entries past the first
-// four and Went out, the special hand first; the paper way's reported Base is left to the hand form online), each
-// only where the game's rules give it a value: an entry worth 0 is not offered (rules.Rules.has, mirrored by has in
-// rules.js). Labels and hints as forms.py's.
-const RARE_ENTRIES = ["special_hand", ...NAMES.slice(4).filter((name) =>
-  !["went_out", "perfect_cut", "special_hand", "reported_base", "count", "cards"].includes(name))];
 function hintOf(doc, name) {  // forms.py HandForm.hint: "(+2,500)", "(−1,500 each)"
   // For the side: the special canastas and going out concealed; against it: the penalties (rules.js).
   const worth = PENALTIES.includes(name) ? -1 : ["sevens_canasta", "aces_canasta", "concealed"].includes(name) ? 1 : 0;
   const value = worth * (doc.rules.values[valueOf(name)] || 0);
   return value ? "(" + (value > 0 ? "+" : "") + signed(value) + (KIND[name] === "i" ? " each" : "") + ")" : "";
 }
-// A select's options: None, then each of `keys` by its name with its value.
-const choices = (names, values, keys) => [["", "None"],
-  ...keys.map((key) => [key, (names[key] || key) + " (" + signed(values[key]) + ")"])];
-function moreEntries(doc, s) {
-  const p = "s" + s + "-", rules = doc.rules, game = gameOf(doc);
+// The hand form's side panels, drawn by the server for up to three sides with every entry a game can have
+// (templates/offline_game.html, <template id="offline-hand-fields">): this game's sides, named, and only the
+// entries its rules give a value (rules.js has, as HandForm.shown), each with what it is worth, and the game's
+// own special hands and wild-card canastas, by name and value.
+function handFields(doc) {
+  const fields = byId("offline-hand-fields").content.cloneNode(true), rules = doc.rules, game = gameOf(doc);
   const wild = Object.fromEntries(Object.keys(WILD).map((kind) => [kind, rules.values["wild_canasta_" + kind]]));
-  const fields = RARE_ENTRIES.filter((name) => has(game, name)).map((name) => {
-    const id = p + name, label = LABEL[name], hint = hintOf(doc, name);
-    if (name === "special_hand") {
-      return selectField(id, label, choices(SPECIAL_HANDS, rules.special_hands, Object.keys(rules.special_hands)),
-        "special-hand-choice");
-    }
-    if (name === "wild_canasta") return selectField(id, label, choices(WILD, wild, Object.keys(WILD).filter((kind) => wild[kind] > 0)));
-    if (name === "has_melded") return selectField(id, label, [["", "Judge from the count"], ["yes", "Yes"], ["no", "No"]]);
-    if (KIND[name] === "b") return switchField(id, label, hint);
-    return numberField(id, label + (hint && " " + hint));
+  const options = (name, values, keys) =>  // each of `keys` by its name, with its value
+    keys.map((key) => el("option", { value: key }, name(key) + " (" + signed(values[key]) + ")"));
+  $$(".side-panel", fields).forEach((panel, s) => {
+    const side = doc.sides[s];
+    if (!side) return panel.remove();
+    $$(".side-name", panel).forEach((slot) => { slot.textContent = side.name; });
+    $(".sign", panel).setAttribute("aria-label", side.name + ": plus or minus");
+    $(".special-hand-choice", panel).append(...options(specialHandName, rules.special_hands,
+      Object.keys(rules.special_hands)));
+    $(`[name='s${s}-wild_canasta']`, panel).append(...options((kind) => WILD[kind], wild,
+      Object.keys(WILD).filter((kind) => wild[kind] > 0)));
   });
-  return fields.length && el("details", { class: "more" },
-    el("summary", {}, el("span", { class: "more-label" }, "More for " + doc.sides[s].name), " ",
-      el("span", { class: "more-summary", id: "more-summary-" + s })),
-    fields);
+  for (const input of $$("[name]", fields)) {  // each field's name is its id: "s0-dirty_sevens", "perfect_cut"
+    const name = input.name.replace(/^s\d-/, ""), hint = $(`[for='${input.name}'] small`, fields);
+    if (!has(game, name)) input.closest(".field")?.remove();
+    else if (hint) hint.textContent = hintOf(doc, name);
+  }
+  $$("details.more", fields).forEach((more) => $(".field", more) || more.remove());
+  return fields;
 }
 // What is set under a side's "More", in words beside it (forms.py HandForm.summary): nothing set is out of sight.
 function summarizeMore(form) {
   for (const more of $$("details.more", form)) {
     const said = [];
     for (const input of $$("input, select", more)) {
-      const label = $(`label[for='${input.id}']`, more);
-      const name = label ? ($(".switch-label", label) || label).firstChild.textContent.trim() : input.name;
-      const value = input.value.trim();
+      const name = LABEL[input.name.slice(3)], value = input.value.trim();  // "s0-dirty_sevens": Players dirty with 7s
       if (input.type === "checkbox") {
         if (input.checked) said.push(name);
       } else if (input.tagName === "SELECT") {
         const chosen = input.selectedOptions[0].text;
         if (value) said.push(/has_melded$/.test(input.name) ? name + ": " + chosen : chosen);
       } else if (value && value !== "0") {
-        said.push(name.replace(/ \(.*\)$/, "") + ": " + value);
+        said.push(name + ": " + value);
       }
     }
-    const summary = $(".more-summary", more);
-    if (summary) summary.textContent = said.join(" \u00b7 ");
+    $(".more-summary", more).textContent = said.join(" \u00b7 ");
   }
 }
 for (const type of ["input", "change"]) {
@@ -899,72 +886,44 @@ for (const type of ["input", "change"]) {
     if (form) summarizeMore(form);
   });
 }
-function sidePanel(doc, s) {
-  const p = "s" + s + "-", name = doc.sides[s].name;
-  const sign = (value, label) => el("label", {},
-    el("input", { type: "radio", name: p + "count_sign", value, "aria-label": label, ...(value === "+" && { checked: "checked" }) }),
-    el("span", { "aria-hidden": "true" }, value === "+" ? "+" : "\u2212"));
-  return el("fieldset", { class: "card side-panel", "data-side": s }, el("legend", {}, name),
-    NAMES.slice(0, 4).map((field) => numberField(p + field, LABEL[field])),
-    switchField(p + "went_out", "Went out"),
-    el("div", { class: "count-number" },
-      el("label", { for: p + "count" }, "Count"),
-      el("div", { class: "count-entry" },
-        el("div", { class: "segmented sign", role: "radiogroup", "aria-label": name + ": plus or minus" },
-          sign("+", "plus"), sign("-", "minus")),
-        el("input", { id: p + "count", name: p + "count", type: "text", inputmode: "numeric", autocomplete: "off",
-          class: "digits", placeholder: "0", "aria-describedby": p + "count-error" })),
-      errorSlot(p + "count")),
-    moreEntries(doc, s));
-}
 async function showLocalGame() {
   const root = byId("offline-game");
   if (!root) return;
-  const id = localGameId(), problem = $(".offline-game-problem", root), form = $("form.offline-hand-form", root);
+  const id = localGameId(), refused = byId("not-started"), form = $("form.offline-hand-form", root);
   const [kept, items] = id ? await Promise.all([keptGame(id), queuedFor(id)]) : [];
   if (!kept?.local) {
-    problem.textContent = "This game is not on this phone. If it reached the server, it is under All games.";
-    problem.hidden = false;
+    byId("not-on-this-phone").hidden = false;
     return;
   }
   if (kept.local.created) return location.replace(kept.local.created.showUrl);
   const doc = kept.doc, reason = kept.local.reason, title = sideNames(doc);
   $("h1", root).textContent = title;
   document.title = title + " \u00b7 Scorepad";
-  problem.hidden = !reason;
-  problem.textContent = reason ? "The server could not start this game: " + reason : "";
+  refused.hidden = !reason;
+  $(".reason", refused).textContent = reason || "";
   const full = withHands(doc, items), score = scoreGame(full), finished = score.status === "finished";
-  // The standings and the grid, as on a scoresheet (templates/_scoresheet.html).
+  // The standings, drawn in the page as on a scoresheet (templates/_scoresheet.html) for up to three sides: this
+  // game's, with the figures as on a scoresheet with hands waiting, and the grid.
   const sheet = byId("scoresheet");
-  sheet.replaceChildren(el("section", { class: "standings provisional", "aria-label": "Standings" },
-    hasWinner(score) && winnerLine(doc, score),
-    el("div", { class: "totals side-count-" + doc.sides.length }, doc.sides.map((side, s) =>
-      el("div", { class: "total-card" + (finished && score.winners?.includes(s) ? " is-winner" : ""), "data-side": s },
-        el("h2", { class: "side-name" }, side.name),
-        el("p", { class: "side-players" }, side.players.join(" & ")),
-        el("p", { class: "big-total" }, el("span", { class: "visually-hidden" }, "Total "),
-          el("span", { class: "total-figure" }, signed(score.totals[s]))),
-        !finished && el("p", { class: "min-count" }, "Minimum Count ",
-          el("strong", { class: "min-count-figure" }, score.min_count[s]))))),
-    !finished && el("p", { class: "next-deal" }, nextDeal(full, score)),
-    provisionalNote(items.length ? provisional(items.length) : "No hands yet.")));
-  if (items.length) {
-    const table = emptyTable(full);
-    items.forEach((item, n) => addRow(table, waitingRow(full, score.hands[n], n, item, rowActions(n + 1, item))));
-    sheet.append(table);
-  }
+  $$(".total-card", sheet).forEach((card, s) => {
+    const side = doc.sides[s];
+    if (!side) return card.remove();
+    $(".side-name", card).textContent = side.name;
+    $(".side-players", card).textContent = side.players.join(" & ");
+  });
+  $(".totals", sheet).classList.add("side-count-" + doc.sides.length);
+  $$(".provisional-note, .grid", sheet).forEach((node) => node.remove());
+  if (items.length) showWaiting(sheet, full, score, items, rowActions);
+  else standings(sheet, full, score, 0);
+  sheet.hidden = false;
   // The form for the next hand (or the waiting hand being changed).
   const panels = $(".offline-hand-sides", form);
-  if (!panels.children.length) {
-    panels.append(...doc.sides.map((side, s) => sidePanel(doc, s)));
-    // The perfect cut is the whole hand's, credited to the cutter's side (readForm), as on the hand form.
-    if (has(gameOf(doc), "perfect_cut")) panels.after(switchField("perfect_cut", "Perfect cut", "-"));
-  }
+  if (!panels.children.length) panels.append(handFields(doc));
   const editing = localEditing && items.find((i) => i.id === localEditing);
   const number = editing ? editing.position + 1 : items.length + 1;
-  const cut = $("#perfect_cut + .switch-track + .switch-label small", form);
+  const cut = $("[for=perfect_cut] small", form);
   if (cut) {
-    cut.textContent = " (+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards: " +
+    cut.textContent = "(+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards: " +
       playerOfSeat(doc, gameOf(doc).cutter(number - 1)) + " cut)";
   }
   summarizeMore(form);
@@ -1047,9 +1006,11 @@ function start() {
   const game = pageGame();
   if (game && !servedCopy()) {
     keepGame(game.doc, game.version).catch(() => {});
-    // Keep this game's hand form and rules page on the phone too, for a hand entered offline.
+    // Keep this game's hand form and rules page on the phone too, for a hand entered offline: the form
+    // afresh (it changes with each hand), the rules only if the phone has none (they never change once started).
     if (!$("form.hand-form")) {
-      for (const path of [game.handUrl, game.rulesUrl]) if (path) worker()?.postMessage({ keep: path });
+      if (game.handUrl) worker()?.postMessage({ keep: game.handUrl });
+      if (game.rulesUrl) worker()?.postMessage({ keep: game.rulesUrl, ifAbsent: true });
     }
   }
   refresh().then(syncNow);

@@ -314,15 +314,14 @@ function baseLimits(game, i) {
 const sidesWith = (hand, names) => hand.flatMap((e, i) => names.filter((name) => set(e[name]))
   .map((name) => `sides.${i}.${name}`));
 const HAND_CHECKS = [
-  (game, hand) => {  // §5.2
-    const most = game.threes, every = ["red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand"];
-    const out = [["red", ["red_threes", "red_threes_in_hand"], most], ["black", ["black_threes"], most],
-      ["", every, 2 * most]].map(([colour, names, limit]) => [sum(hand, (e) => sum(names, (name) => e[name])),
-      colour, names, limit]);
-    return out.filter(([held, , , limit]) => held > limit).map(([held, colour, names, limit]) =>
-      [`The sides account for ${held} ${colour ? colour + " " : ""}3s; the pack has only ${limit}.`,
-        sidesWith(hand, names)]);
-  },
+  (game, hand) => [  // §5.2
+    ["red ", ["red_threes", "red_threes_in_hand"], game.threes], ["black ", ["black_threes"], game.threes],
+    ["", ["red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand"], 2 * game.threes]
+  ].flatMap(([colour, names, limit]) => {
+    const held = sum(hand, (e) => sum(names, (name) => e[name]));
+    return held > limit ? [[`The sides account for ${held} ${colour}3s; the pack has only ${limit}.`,
+      sidesWith(hand, names)]] : [];
+  }),
   (game, hand) => {  // §5.3
     const out = [], wentOut = sidesWith(hand, ["went_out"]), specials = sidesWith(hand, ["special_hand"]);
     if (wentOut.length > 1) out.push(["Only one side can go out.", wentOut]);

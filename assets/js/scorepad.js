@@ -286,9 +286,8 @@ on("htmx:afterRequest", (event) => {
 const servedCopy = () => page.dataset.served === "copy";
 let figuresAsOf = new Date(page.dataset.renderedAt);  // Invalid Date on a page without figures
 let fromCopy = servedCopy();
-const twoDigits = (number) => String(number).padStart(2, "0");
 function clockTime(date) {  // HH:MM on the phone's clock, and the day too when it is not today
-  const time = twoDigits(date.getHours()) + ":" + twoDigits(date.getMinutes()), now = new Date();
+  const time = date.toTimeString().slice(0, 5), now = new Date();  // "20:14:05 GMT+0100 (…)"
   if (date.toDateString() === now.toDateString()) return time;
   const day = { day: "numeric", month: "short" };
   if (date.getFullYear() !== now.getFullYear()) day.year = "numeric";
@@ -329,8 +328,19 @@ addEventListener("online", () => {
 const worker = () => navigator.serviceWorker?.controller;
 on("htmx:pushedIntoHistory", (event) => worker()?.postMessage({ keep: event.detail.path }));
 
-// The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi.
+// The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi. A scorekeeper's page
+// also names what the phone needs for its next step offline (base.html's data-keep: the new-game page, the offline
+// scoresheet, htmx): the worker keeps each if it has no copy yet. Asked once a worker is active rather than once
+// it controls the page, so on the very first visit too.
 const serviceWorkerUrl = document.currentScript?.dataset.sw;
 if (navigator.serviceWorker && serviceWorkerUrl) {
-  addEventListener("load", () => navigator.serviceWorker.register(serviceWorkerUrl, { scope: "/" }).catch(() => {}));
+  addEventListener("load", () => {
+    navigator.serviceWorker.register(serviceWorkerUrl, { scope: "/" }).catch(() => {});
+    const keep = document.body.dataset.keep;
+    if (keep) {
+      navigator.serviceWorker.ready.then((registration) => {
+        for (const url of keep.split(" ")) if (url) registration.active.postMessage({ keep: url, ifAbsent: true });
+      });
+    }
+  });
 }

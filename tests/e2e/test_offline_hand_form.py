@@ -15,6 +15,8 @@ from playwright.sync_api import Page, expect
 from test_offline_new_game import games_on_the_server, on_the_phone_from_the_start
 from test_offline_queue import entered, figures, keep_on_the_phone, server_game
 
+from scorepad import rules
+
 from conftest import name_the_players, start_game
 
 
@@ -119,3 +121,19 @@ def test_a_game_started_offline_takes_the_rare_entries_under_more(page, wifi, li
         ],
     ]
     assert stored["totals"] == [3200, 355]
+
+
+def test_the_offline_hand_forms_labels_are_the_rules_own(page, live_server):
+    """templates/offline_game.html draws every entry a game can have, with its label written in: rules.py's."""
+    page.goto(live_server + "/offline/game")
+    labels = page.evaluate("""() => {
+        const fields = document.getElementById('offline-hand-fields').content;
+        const inputs = fields.querySelectorAll('[id^="s0-"]:is(input, select), #perfect_cut');
+        return Object.fromEntries([...inputs].map((input) => {
+            const label = fields.querySelector(`[for="${input.id}"]`);
+            const text = (label.querySelector('.switch-label') || label).firstChild.textContent;
+            return [input.id.replace(/^s0-/, ''), text.trim()];
+        }));
+    }""")
+    offered = [name for name in rules.FIELD_LABELS if name not in ("reported_base", "cards")]
+    assert labels == {name: rules.FIELD_LABELS[name] for name in offered}

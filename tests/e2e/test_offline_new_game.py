@@ -34,14 +34,15 @@ def games_on_the_server(database_uri: str) -> list[str]:
 
 
 def on_the_phone_from_the_start(page: Page, url: str) -> None:
-    """Open Scorepad once online: the worker keeps the new-game page and the offline scoresheet as it
-    installs, and the home page once it runs (the page looks each time the cache changes, up to 10 s)."""
+    """Open Scorepad once online: the home page asks the worker to keep the new-game page, the offline scoresheet
+    and htmx (base.html's data-keep), and the home page is kept once the worker runs (the page looks each time the
+    cache changes, up to 10 s)."""
     page.goto(url + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     assert page.evaluate("!!navigator.serviceWorker.controller")
     assert page.evaluate("""async () => {
-        const wanted = ['/', '/games/new', '/offline/game'];
+        const wanted = ['/', '/games/new', '/offline/game', '/static/js/htmx-2.0.11.min.js'];
         for (const end = Date.now() + 10000; Date.now() < end;) {
             const keys = await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys()));
             const kept = keys.flat().map((r) => new URL(r.url).pathname);

@@ -33,10 +33,11 @@ def keep_on_the_phone(page: Page) -> None:
     page.reload()
     assert page.evaluate("!!navigator.serviceWorker.controller")
     expect(page.locator("#sync-status")).to_have_attribute("data-state", "online")
-    # The scoresheet asks the worker to keep the game's hand form and rules page: wait until it holds them
-    # (the page looks each time the worker's cache changes, up to 10 s).
+    # The scoresheet asks the worker to keep the game's hand form and rules page, and htmx (a scorekeeper's page):
+    # wait until it holds them (the page looks each time the worker's cache changes, up to 10 s).
     assert page.evaluate("""async () => {
-        const wanted = [location.pathname + '/hands/new', location.pathname + '/rules'];
+        const game = location.pathname;
+        const wanted = [game + '/hands/new', game + '/rules', '/static/js/htmx-2.0.11.min.js'];
         for (const end = Date.now() + 10000; Date.now() < end;) {
             const keys = await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys()));
             const kept = keys.flat().map((r) => new URL(r.url).pathname);
