@@ -84,7 +84,7 @@ function pageGame() {
   const data = tag.dataset;
   try {
     return { ...data, id: data.gameId, doc: JSON.parse(tag.textContent), version: parseInt(data.version, 10),
-      editable: data.editable === "true", position: data.position === undefined ? null : parseInt(data.position, 10) };
+      position: data.position === undefined ? null : parseInt(data.position, 10) };
   } catch (e) { return null; }
 }
 // The newest document the phone has ({doc, version}): the page's own, or one a later answer from the server brought.
@@ -252,9 +252,18 @@ async function refresh() {
   }
 }
 
-const FIGURES = [["base", "Base"], ["count", "Count"], ["total", "Hand"], ["cumulative", "Total"]];
-const mark = () => el("span", { class: "not-synced" }, "not yet synced");
-const figureClass = (key) => (key === "total" ? "hand-total" : key);
+// A copy of the markup the server drew for this script in <template id="…">: the whole of it, or its first element.
+// Made in this document (not the template's, which has no address), so that a link's .hash can be set on it.
+const copyOf = (id) => document.importNode(byId(id).content, true);
+const copyOne = (id) => copyOf(id).firstElementChild;
+// Each figure's cell under `root` (class base, count, hand-total or cumulative), from sides[its data-side].
+function fillFigures(root, sides) {
+  for (const key of ["base", "count", "total", "cumulative"]) {
+    $$("." + (key === "total" ? "hand-total" : key), root).forEach((cell) => {
+      cell.textContent = signed(sides[cell.closest("[data-side]").dataset.side][key]);
+    });
+  }
+}
 // A row (two sides) or a group of rows (three) is put in its table.
 const addRow = (table, row) => (row.tagName === "TBODY" ? table : $("tbody", table)).append(row);
 
@@ -263,33 +272,24 @@ function showOnScoresheet(game, items) {
   $$(".provisional").forEach((node) => node.classList.remove("provisional"));
   const waiting = notConflicts(items), conflicts = items.filter(isConflict);
   if (conflicts.length) showConflicts(game, conflicts);
-  const sheet = byId("scoresheet");
-  if (!sheet) return;
-  const data = sheet.dataset;
-  if (!data.original) data.original = sheet.innerHTML;  // the server's own figures
-  if (!waiting.length) {
-    if (data.provisional) {
-      sheet.innerHTML = data.original;
-      delete data.provisional;
-    }
-    restoreEnterLink();
-    return;
-  }
-  const doc = withHands(game.doc, waiting), score = scoreGame(doc);
-  sheet.innerHTML = data.original;
-  data.provisional = "true";
-  showWaiting(sheet, doc, score, waiting,
-    (number, item) => game.editable && rowActions(number, item, game.handUrl + "#waiting=" + item.id));
-  const link = $("a.sticky-action");
-  if (link) {
-    link.dataset.text = link.dataset.text || link.textContent;
+  const sheet = byId("scoresheet"), doc = withHands(game.doc, waiting), score = scoreGame(doc), link = $("a.sticky-action");
+  if (link) {  // the next hand counts those waiting (the server's own words when none wait); none after a finish
     link.hidden = score.status === "finished";
     link.textContent = "Enter hand " + (doc.hands.length + 1);
   }
+  if (!sheet) return;
+  const data = sheet.dataset;
+  if (!data.original) data.original = sheet.innerHTML;  // the server's own figures
+  if (waiting.length || data.provisional) sheet.innerHTML = data.original;
+  delete data.provisional;
+  if (waiting.length) {
+    data.provisional = "true";
+    showWaiting(sheet, doc, score, waiting);
+  }
 }
 // The waiting hands (the last of doc's) in the sheet's grid, made if it has none yet, each with its figures and
-// actions(number, item); then the standings with them.
-function showWaiting(sheet, doc, score, items, actions) {
+// actions; then the standings with them.
+function showWaiting(sheet, doc, score, items) {
   const stored = doc.hands.length - items.length;
   let table = $("table.grid", sheet);
   if (!table) {
@@ -298,65 +298,40 @@ function showWaiting(sheet, doc, score, items, actions) {
     if (empty) empty.replaceWith(table);
     else sheet.append(table);
   }
-  items.forEach((item, n) => addRow(table,
-    waitingRow(doc, score.hands[stored + n], stored + n, item, actions(stored + n + 1, item))));
+  items.forEach((item, n) => addRow(table, waitingRow(doc, score.hands[stored + n], stored + n + 1, item)));
   standings(sheet, doc, score, items.length);
 }
-function restoreEnterLink() {
-  const link = $("a.sticky-action");
-  if (link?.dataset.text) {
-    link.textContent = link.dataset.text;
-    link.hidden = false;
-  }
-}
 
-// The scoresheet's grid (templates/_scoresheet.html), with no hand yet.
+// The scoresheet's grid with no hand yet (<template id="empty-grid-2"> or "-3", templates/_scoresheet.html).
 function emptyTable(doc) {
-  const count = doc.sides.length, threeSides = count === 3;
-  return el("table", { class: "grid side-count-" + count + (threeSides ? " grid-rows" : "") },
-    el("caption", { class: "visually-hidden" }, "Every hand: Base, Count, hand total and running total of each side"),
-    el("thead", {}, el("tr", {}, threeSides ? el("td") : el("th", { scope: "col" }, "Hand"),
-      doc.sides.map((side) => el("th", { scope: "col" }, side.name)))),
-    !threeSides && el("tbody"));
+  const table = copyOne("empty-grid-" + doc.sides.length);
+  $$("th:empty", table).forEach((cell, s) => { cell.textContent = doc.sides[s].name; });
+  return table;
 }
 
-// Edit and Delete beside a waiting hand: Edit opens the hand form (editUrl), or on a game started here fills
-// the form below the sheet.
-function rowActions(number, item, editUrl) {
-  const hidden = () => el("span", { class: "visually-hidden" }, " hand " + number);
-  return [
-    editUrl ? el("a", { class: "row-action edit-waiting", href: editUrl }, "Edit", hidden())
-      : el("button", { type: "button", class: "link row-action edit-local", "data-item": item.id }, "Edit", hidden()),
-    el("button", { type: "button", class: "link row-action danger delete-waiting", "data-item": item.id }, "Delete", hidden()),
-  ];
+// A waiting hand's row (two sides) or rows (three), as the server draws a hand's (<template id="waiting-row-2"> or
+// "-3"), with its figures; beside it, where the template has them, Edit (which opens the hand form, or on a game
+// started here fills the form below the sheet) and Delete.
+function waitingRow(doc, handScore, number, item) {
+  const row = forItem(copyOne("waiting-row-" + doc.sides.length), item);
+  row.id = "hand-" + number;
+  $$(".hand-number, .visually-hidden", row).forEach((slot) => slot.append(number));  // "Hand 2", "Edit hand 2"
+  $(".dealer", row).prepend(playerOfSeat(doc, handScore.dealer));
+  fillFigures(row, handScore.sides);
+  return row;
+}
+// A waiting hand's markup names it: its id on the node and its buttons (data-item), and after "#" on its links to
+// the hand form (#waiting=<id>).
+function forItem(node, item) {
+  [node, ...$$("button", node)].forEach((each) => { each.dataset.item = item.id; });
+  $$("a", node).forEach((link) => { link.hash = "waiting=" + item.id; });
+  return node;
 }
 
-function waitingRow(doc, handScore, index, item, actions) {
-  const number = index + 1, attrs = { id: "hand-" + number, class: "waiting-hand", "data-item": item.id };
-  const dealt = el("span", { class: "dealer" }, playerOfSeat(doc, handScore.dealer) + " dealt");
-  if (doc.sides.length === 3) {
-    return el("tbody", attrs,
-      el("tr", { class: "hand-heading" }, el("th", { colspan: "4", scope: "rowgroup" },
-        el("span", { class: "hand-number" }, "Hand " + number), " ", dealt, " ", mark(), actions)),
-      FIGURES.map(([key, label]) => el("tr", { class: "figure-" + key }, el("th", { scope: "row" }, label),
-        handScore.sides.map((side, s) => el("td", { "data-side": s, class: figureClass(key) }, signed(side[key]))))));
-  }
-  return el("tr", attrs, el("th", { scope: "row" }, el("span", { class: "hand-number" }, number), dealt, mark(), actions),
-    handScore.sides.map((side, s) => el("td", { "data-side": s }, el("dl", { class: "figures" },
-      FIGURES.map(([key, label]) => el("div", key === "cumulative" ? { class: "running" } : {},
-        el("dt", {}, label), el("dd", { class: figureClass(key) }, signed(side[key]))))))));
-}
-
-// The standings' lines for figures with waiting hands: who won, who deals next, that they are provisional.
-const winnerLine = (doc, score) => el("p", { class: "winner", role: "status" },
-  el("strong", {}, doc.sides[score.winner].name + " won"), " ", mark());
+// The standings' lines for figures with waiting hands: who deals next; who won and that they are provisional are
+// <template id="waiting-winner">, "waiting-note" and "no-hands-note" (templates/_scoresheet.html).
 const nextDeal = (doc, score) => ["Hand " + (doc.hands.length + 1) + ": ",
   el("strong", {}, playerOfSeat(doc, score.next_dealer)), " deals \u00b7 playing to " + signed(doc.rules.target)];
-const provisionalNote = (text) => el("p", { class: "provisional-note", role: "status" }, text);
-const provisional = (count) => (count
-  ? "Figures with " + plural(count, "hand", "hands") + " not yet synced: provisional until the server has them."
-  : "No hands yet.");
-const hasWinner = (score) => score.status === "finished" && score.winner != null;
 
 function standings(sheet, doc, score, waitingCount) {
   const section = $(".standings", sheet);
@@ -371,27 +346,33 @@ function standings(sheet, doc, score, waitingCount) {
     if (figure && !finished) figure.textContent = score.min_count[s];
   });
   $$(".winner, .tie", section).forEach((node) => node.remove());
-  if (hasWinner(score)) section.prepend(winnerLine(doc, score));
+  if (finished && score.winner != null) {
+    const line = copyOne("waiting-winner");
+    $("strong", line).prepend(doc.sides[score.winner].name);
+    section.prepend(line);
+  }
   const next = $(".next-deal", section);
   if (next) {
     next.hidden = finished;
     next.replaceChildren(...nextDeal(doc, score));
   }
-  section.append(provisionalNote(provisional(waitingCount)));
+  const note = copyOne(waitingCount ? "waiting-note" : "no-hands-note");
+  if (waitingCount) note.prepend("Figures with " + plural(waitingCount, "hand", "hands"));
+  section.append(note);
 }
 
+// The card for hands the server could not place (<template id="not-saved">, games/show.html): each with its
+// reason and, where this phone keeps score, Re-apply, Fix it and Discard.
 function showConflicts(game, conflicts) {
-  const sheet = byId("scoresheet");
-  const card = el("section", { class: "card not-saved", "aria-label": "Hands not saved" },
-    el("h2", {}, "Not saved: " + plural(conflicts.length, "hand needs", "hands need") + " you"),
-    conflicts.map((item) => el("div", { class: "conflict", "data-item": item.id },
-      el("p", {}, el("strong", {}, "Hand entered as hand " + (item.position + 1) + ": "), describe(game.doc, item.hand)),
-      el("p", { class: "field-error conflict-reason" }, item.reason),
-      el("div", { class: "actions" }, game.editable && [
-        el("button", { type: "button", class: "button reapply-waiting", "data-item": item.id }, "Re-apply on the game as it is now"),
-        el("a", { class: "button fix-waiting", href: game.handUrl + "#waiting=" + item.id }, "Fix it"),
-        el("button", { type: "button", class: "button discard-waiting", "data-item": item.id }, "Discard it"),
-      ]))));
+  const sheet = byId("scoresheet"), card = copyOne("not-saved"), one = $(".conflict", card);
+  $("h2", card).append(plural(conflicts.length, "hand needs", "hands need") + " you");
+  one.replaceWith(...conflicts.map((item) => {
+    const div = forItem(one.cloneNode(true), item);
+    $("strong", div).append(item.position + 1 + ": ");
+    $("p", div).append(describe(game.doc, item.hand));
+    $(".conflict-reason", div).textContent = item.reason;
+    return div;
+  }));
   if (sheet) sheet.before(card);
   else byId("main").prepend(card);
 }
@@ -414,15 +395,13 @@ function describe(doc, hand) {
 on("click", async (event) => {
   const target = inside(event, ".delete-waiting, .discard-waiting, .reapply-waiting");
   if (!target) return;
-  const id = target.dataset.item, kind = target.classList;
-  if (kind.contains("reapply-waiting")) {
+  const id = target.dataset.item;
+  if (target.classList.contains("reapply-waiting")) {
     await rebase(pageGame().id, id);
     syncNow();
     return;
   }
-  if (!confirm(kind.contains("discard-waiting")
-    ? "Discard this hand? It was never saved on the server, and will be lost."
-    : "Delete this hand? It is not yet synced, and will be lost.")) return;
+  if (!confirm(target.dataset.confirm)) return;  // the question is the button's (templates/_scoresheet.html, games/show.html)
   const item = await getItem(id);
   await deleteItem(id);
   if (item) {
@@ -593,10 +572,9 @@ async function handFormShowsPlace(game, items) {
   if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not yet synced)";
   if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
   const score = scoreGame(withHands(doc, before));
-  if (info && score.next_dealer !== undefined) {
-    info.replaceChildren(playerOfSeat(doc, score.next_dealer) + " deals \u00b7 Minimum Count ",
-      ...doc.sides.flatMap((side, s) => [(s ? ", " : "") + side.name + " ", el("strong", {}, score.min_count[s])]),
-      " (not yet synced)");
+  if (info && score.next_dealer !== undefined) {  // <template id="offline-hand-info"> (games/hand.html)
+    info.replaceChildren(playerOfSeat(doc, score.next_dealer), copyOf("offline-hand-info"));
+    $$("strong", info).forEach((figure, s) => { figure.textContent = score.min_count[s]; });
   }
   if (editing && !form.dataset.filled) {
     form.dataset.filled = "true";
@@ -647,10 +625,7 @@ async function saveGotNoAnswer(event) {
   if (!game || game.position === null) return;  // a stored hand being changed: the server's to take
   state.lastTry = "offline";
   const status = byId("connection-status"), kept = await keepHand(form, game);
-  if (status) {
-    status.textContent = kept ? "No connection: the hand is kept on this phone, not yet synced."
-      : "No connection, and this hand can't be kept as it is: see the messages above. Your entries are still here.";
-  }
+  if (status) status.textContent = kept ? status.dataset.kept : status.dataset.notKept;  // games/hand.html
 }
 // Save waits 4 s, not htmx's 15: then the hand is kept on the phone. The live preview likewise.
 on("htmx:configRequest", (event) => {
@@ -676,23 +651,13 @@ async function previewOnThePhone(form, game) {
   const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
   showProblems(form, problems, true);
   const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, scoreGame(doc).totals).sides;
-  doc.sides.forEach((side, s) => {
-    const slot = byId("side-figures-" + s);
-    if (!slot) return;
-    slot.replaceChildren(...sides ? ["Base ", el("span", { class: "base" }, signed(sides[s].base)), " \u00b7 Count ",
-      el("span", { class: "count" }, signed(sides[s].count))] : []);
-  });
+  // The figures in the markup of games/hand.html's <template id="offline-side-figures"> and "offline-preview".
+  doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides ? [copyOf("offline-side-figures")] : []));
   const preview = byId("preview");
-  if (preview && sides) {
-    preview.replaceChildren(el("table", { class: "preview-table" },
-      el("caption", { class: "visually-hidden" }, "This hand: each side's hand total and new total, not yet synced"),
-      el("tbody", {}, sides.map((figures, s) => el("tr", { "data-side": s }, el("th", { scope: "row" }, doc.sides[s].name),
-        el("td", { class: "hand-total" }, signed(figures.total)), el("td", { class: "cumulative" }, signed(figures.cumulative)))))));
-  }
+  if (preview && sides) preview.replaceChildren(copyOf("offline-preview"));
+  if (sides) fillFigures(form, sides);
   const status = byId("connection-status");
-  if (status && !status.dataset.saving) {
-    status.textContent = "No connection: these figures are worked out on this phone, not yet synced.";
-  }
+  if (status && !status.dataset.saving) status.textContent = status.dataset.workedOut;
 }
 for (const type of ["htmx:sendError", "htmx:timeout"]) {
   on(type, saveGotNoAnswer);
@@ -840,10 +805,10 @@ function hintOf(doc, name) {  // forms.py HandForm.hint: "(+2,500)", "(−1,500 
 // entries its rules give a value (rules.js has, as HandForm.shown), each with what it is worth, and the game's
 // own special hands and wild-card canastas, by name and value.
 function handFields(doc) {
-  const fields = byId("offline-hand-fields").content.cloneNode(true), rules = doc.rules, game = gameOf(doc);
+  const fields = copyOf("offline-hand-fields"), rules = doc.rules, game = gameOf(doc);
   const wild = Object.fromEntries(Object.keys(WILD).map((kind) => [kind, rules.values["wild_canasta_" + kind]]));
   const options = (name, values, keys) =>  // each of `keys` by its name, with its value
-    keys.map((key) => el("option", { value: key }, name(key) + " (" + signed(values[key]) + ")"));
+    keys.map((key) => new Option(name(key) + " (" + signed(values[key]) + ")", key));
   $$(".side-panel", fields).forEach((panel, s) => {
     const side = doc.sides[s];
     if (!side) return panel.remove();
@@ -913,7 +878,7 @@ async function showLocalGame() {
   });
   $(".totals", sheet).classList.add("side-count-" + doc.sides.length);
   $$(".provisional-note, .grid", sheet).forEach((node) => node.remove());
-  if (items.length) showWaiting(sheet, full, score, items, rowActions);
+  if (items.length) showWaiting(sheet, full, score, items);
   else standings(sheet, full, score, 0);
   sheet.hidden = false;
   // The form for the next hand (or the waiting hand being changed).

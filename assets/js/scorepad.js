@@ -191,10 +191,9 @@ on("DOMContentLoaded", () => hideLater(document));
 on("htmx:load", (event) => hideLater(event.detail.elt));
 
 on("click", (event) => {
-  const form = $("form.hand-form");
-  if (!inside(event, "a.cancel-hand") || !form) return;
-  if (JSON.stringify(entriesOf(form)) !== openedWith &&
-      !confirm("Leave this hand without saving? What you typed will be lost.")) {
+  const form = $("form.hand-form"), cancel = inside(event, "a.cancel-hand");
+  if (!cancel || !form) return;
+  if (JSON.stringify(entriesOf(form)) !== openedWith && !confirm(cancel.dataset.confirm)) {  // its question: games/hand.html
     event.preventDefault();
     return;
   }
@@ -249,16 +248,16 @@ function markField(input, slot, problem) {
   if (problem && more) more.open = true;
 }
 
-// No connection (or no answer in time): the hand form stays exactly as typed, and says why.
+// No connection (or no answer in time): the hand form stays exactly as typed, and says why (in the words of
+// #connection-status's data-*, games/hand.html).
 function connectionLost(event) {
   const status = byId("connection-status");
   if (!status) return;
   if (event.detail?.elt?.tagName === "FORM") {
-    status.textContent = "No connection: the hand may not have been saved. Your entries are still here; " +
-      "tap Save again when the Wi-Fi is back (a hand is never stored twice).";
+    status.textContent = status.dataset.notSaved;
     status.dataset.saving = "true";
   } else if (!status.dataset.saving) {  // never hide that a save failed
-    status.textContent = "No connection: the figures above may be out of date.";
+    status.textContent = status.dataset.outOfDate;
   }
 }
 on("htmx:afterRequest", (event) => {
@@ -266,12 +265,13 @@ on("htmx:afterRequest", (event) => {
   if (!status || !xhr?.status) return;  // no answer at all
   const code = xhr.status, saving = elt.tagName === "FORM";
   const refused = !successful && code !== 409 && code !== 422;  // an answer not swapped in
-  const advice = code === 403 || code === 404 ? " Open the scoresheet again from the home page." : " Try again in a moment.";
+  // The words are #connection-status's (games/hand.html), "#" standing for the error's code.
+  const words = status.dataset, advice = " " + (code === 403 || code === 404 ? words.reopen : words.retry);
   if (saving && refused) {
-    status.textContent = "The server could not save the hand (error " + code + "). Your entries are still here." + advice;
+    status.textContent = words.notStored.replace("#", code) + advice;
     status.dataset.saving = "true";
   } else if (refused && !status.dataset.saving) {
-    status.textContent = "The figures could not be worked out (error " + code + ")." + advice;
+    status.textContent = words.notWorkedOut.replace("#", code) + advice;
   } else if (saving || !status.dataset.saving) {  // only the form's own answer clears a failed save
     status.textContent = "";
     delete status.dataset.saving;
