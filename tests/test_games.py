@@ -478,13 +478,13 @@ def test_only_a_scorekeepers_pages_ask_to_keep_the_scorekeepers_shell_and_only_h
     assert not loads_htmx(client.get("/"))
     assert keeps(client.get("/games/new")) == shell and loads_htmx(client.get("/games/new"))
     game = client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1]
-    assert keeps(client.get(f"/games/{game}")) == shell and not loads_htmx(client.get(f"/games/{game}"))
+    rules = [f"/games/{game}/rules"]  # a game's pages keep its rules page, on every phone
+    assert keeps(client.get(f"/games/{game}")) == shell + rules and not loads_htmx(client.get(f"/games/{game}"))
     assert keeps(client.get(f"/games/{game}/hands/new")) == shell and loads_htmx(client.get(f"/games/{game}/hands/new"))
     watcher = client.application.test_client()  # another phone: reads, keeps score of nothing
-    assert keeps(watcher.get(f"/games/{game}")) == [] and not loads_htmx(watcher.get(f"/games/{game}"))
-    assert keeps(watcher.get(f"/games/{game}/scoreboard")) == [] and loads_htmx(
-        watcher.get(f"/games/{game}/scoreboard")
-    )
+    assert keeps(watcher.get(f"/games/{game}")) == rules and not loads_htmx(watcher.get(f"/games/{game}"))
+    scoreboard = watcher.get(f"/games/{game}/scoreboard")
+    assert keeps(scoreboard) == rules and loads_htmx(scoreboard)
 
 
 def test_the_manifest_makes_the_app_installable(client):

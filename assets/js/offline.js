@@ -971,12 +971,9 @@ function start() {
   const game = pageGame();
   if (game && !servedCopy()) {
     keepGame(game.doc, game.version).catch(() => {});
-    // Keep this game's hand form and rules page on the phone too, for a hand entered offline: the form
-    // afresh (it changes with each hand), the rules only if the phone has none (they never change once started).
-    if (!$("form.hand-form")) {
-      if (game.handUrl) worker()?.postMessage({ keep: game.handUrl });
-      if (game.rulesUrl) worker()?.postMessage({ keep: game.rulesUrl, ifAbsent: true });
-    }
+    // Keep this game's hand form on the phone too, for a hand entered offline, afresh: it changes with each hand.
+    // (Its rules page is named in the page's data-keep: kept once, on the first visit.)
+    if (!$("form.hand-form") && game.handUrl) worker()?.postMessage({ keep: game.handUrl });
   }
   refresh().then(syncNow);
   setInterval(() => {
