@@ -137,6 +137,8 @@ def ping_if_idle(dbapi_connection, connection_record, connection_proxy) -> None:
         finally:
             with contextlib.suppress(Exception):  # a dead connection's cursor may fail to close: it is discarded
                 cursor.close()
+        # Out of the transaction the ping opened (psycopg opens one), so the connection can be put in autocommit.
+        dbapi_connection.rollback()
     except Exception as error:  # whatever the driver raises for a dead connection
         raise DisconnectionError() from error
 
@@ -366,7 +368,8 @@ def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
     kept = answers.get(full_key)
     if kept is None:
         response = make()
-        if response.status_code != 200 or response.is_streamed or "Set-Cookie" in response.headers:
+        # Flask writes the session's cookie after the view: a session changed while making it is the sign.
+        if response.status_code != 200 or response.is_streamed or "Set-Cookie" in response.headers or session.modified:
             return response
         kept = Kept(response.get_data(), [(k, v) for k, v in response.headers.items() if k.lower() in _KEPT_HEADERS])
         answers.put(full_key, kept)

@@ -102,6 +102,7 @@ def service_worker():
             offline_url=url_for("pwa.offline"),
             static_prefix=url_for("static", filename=""),
             page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages],
+            fetched_anew=[url_for("games.new_game"), url_for("pwa.offline_game")],
         )
     )
     response.mimetype = "text/javascript"

@@ -31,8 +31,17 @@ function carryPagesOver(oldNames) {
   return caches.open(CACHE_NAME).then((cache) => Promise.all(oldNames.map((name) => caches.open(name)
     .then((old) => old.keys().then((requests) => Promise.all(requests
       .filter((request) => keepsPage(new URL(request.url)))
-      .map((request) => cache.match(request).then((have) => have || old.match(request)
+      .map((request) => cache.match(request).then((have) => have || fresherCopy(request, old)
         .then((response) => response && cache.put(request, response))))))))));
+}
+{#- A scorekeeper's pages that only a new version can draw right (they name its scripts and hold the markup its #}
+{#- scripts fill: the new-game page, the offline scoresheet) are fetched anew; the old copy only if that fails. #}
+const FETCHED_ANEW = new Set({{ fetched_anew|tojson }});
+function fresherCopy(request, old) {
+  if (!FETCHED_ANEW.has(new URL(request.url).pathname)) return old.match(request);
+  return fetch(request.url, { credentials: "same-origin" })
+    .then((response) => (response.ok && !response.redirected ? response : old.match(request)))
+    .catch(() => old.match(request));
 }
 
 self.addEventListener("activate", (event) => {

@@ -427,3 +427,20 @@ def test_a_connection_idle_for_a_while_is_checked_and_a_dead_one_replaced(app):
             connection.execute(select(1))
         with engine.connect() as connection:  # and the pool has thrown it away
             assert connection.execute(select(1)).scalar() == 1
+
+
+def test_a_live_connection_checked_after_a_while_can_then_read_in_autocommit(app, api_game):
+    """The check must leave no transaction open: the revision lookup then puts the connection in autocommit
+    (psycopg refuses that inside a transaction)."""
+    import time
+
+    from scorepad import store
+    from scorepad.delivery import PING_AFTER_IDLE_SECONDS
+
+    game_id, _ = api_game
+    with app.app_context():
+        engine = db.engine
+        engine.dispose()
+        assert store.game_revision(game_id) == 1
+        _pooled_entry(engine).info["scorepad_returned_at"] = time.monotonic() - PING_AFTER_IDLE_SECONDS - 1
+        assert store.game_revision(game_id) == 1  # pinged, then read in autocommit on the same connection
