@@ -235,3 +235,22 @@ def drop_answers(context, pattern: str) -> list[str]:
 
     context.route(pattern, store_then_drop)
     return lost
+
+
+def wait_until_kept(page, paths: list[str], seconds: float = 10) -> None:
+    """Wait until the service worker's caches hold every one of these paths (the page looks each time a frame
+    is drawn, up to `seconds`); fail naming those still missing."""
+    missing = page.evaluate(
+        """async ([wanted, seconds]) => {
+            let kept = [];
+            for (const end = Date.now() + seconds * 1000; Date.now() < end;) {
+                const keys = await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys()));
+                kept = keys.flat().map((r) => new URL(r.url).pathname);
+                if (wanted.every((path) => kept.includes(path))) return [];
+                await new Promise((resolve) => requestAnimationFrame(resolve));
+            }
+            return wanted.filter((path) => !kept.includes(path));
+        }""",
+        [paths, seconds],
+    )
+    assert not missing, f"the service worker did not keep {missing} within {seconds} s"

@@ -15,7 +15,7 @@ import sqlalchemy
 from playwright.sync_api import Page, expect
 from test_offline_queue import HAND_1, enter, entered, figures, server_game
 
-from conftest import drop_answers, name_the_players, until
+from conftest import drop_answers, name_the_players, until, wait_until_kept
 
 
 @pytest.fixture(scope="session")
@@ -41,16 +41,7 @@ def on_the_phone_from_the_start(page: Page, url: str) -> None:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     assert page.evaluate("!!navigator.serviceWorker.controller")
-    assert page.evaluate("""async () => {
-        const wanted = ['/', '/games/new', '/offline/game', '/static/js/htmx-2.0.11.min.js'];
-        for (const end = Date.now() + 10000; Date.now() < end;) {
-            const keys = await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys()));
-            const kept = keys.flat().map((r) => new URL(r.url).pathname);
-            if (wanted.every((path) => kept.includes(path))) return true;
-            await new Promise((resolve) => requestAnimationFrame(resolve));
-        }
-        return false;
-    }""")
+    wait_until_kept(page, ["/", "/games/new", "/offline/game", "/static/js/htmx-2.0.11.min.js"])
 
 
 # Hand 2: Us 1 natural, Count 50; Them 2 naturals, 1 red 3, went out, Count 200.

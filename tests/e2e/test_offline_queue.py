@@ -16,7 +16,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import drop_answers, start_game, until
+from conftest import drop_answers, start_game, until, wait_until_kept
 
 MINUS = "\u2212"
 
@@ -33,19 +33,9 @@ def keep_on_the_phone(page: Page) -> None:
     page.reload()
     assert page.evaluate("!!navigator.serviceWorker.controller")
     expect(page.locator("#sync-status")).to_have_attribute("data-state", "online")
-    # The scoresheet asks the worker to keep the game's hand form and rules page, and htmx (a scorekeeper's page):
-    # wait until it holds them (the page looks each time the worker's cache changes, up to 10 s).
-    assert page.evaluate("""async () => {
-        const game = location.pathname;
-        const wanted = [game + '/hands/new', game + '/rules', '/static/js/htmx-2.0.11.min.js'];
-        for (const end = Date.now() + 10000; Date.now() < end;) {
-            const keys = await Promise.all((await caches.keys()).map(async (n) => (await caches.open(n)).keys()));
-            const kept = keys.flat().map((r) => new URL(r.url).pathname);
-            if (wanted.every((path) => kept.includes(path))) return true;
-            await new Promise((resolve) => requestAnimationFrame(resolve));
-        }
-        return false;
-    }""")
+    # The scoresheet asks the worker to keep the game's hand form and rules page, and htmx (a scorekeeper's page).
+    game = page.evaluate("location.pathname")
+    wait_until_kept(page, [game + "/hands/new", game + "/rules", "/static/js/htmx-2.0.11.min.js"])
 
 
 def game_id(page: Page) -> str:
@@ -247,7 +237,9 @@ def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
     assert len(entered(server_game(live_server, gid))) == 1
 
 
-def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live_server):
+def a_hand_entered_twice(page, wifi, live_server) -> dict:
+    """Hand 1 saved on this phone with no connection while another phone enters its own hand 1 on the server
+    (Us 1 mixed, Count 30: 330; Them 2 naturals, out, Count 100: 1,200); then the connection is back."""
     created = create_game_by_api(live_server)
     page.goto(created["links"]["scoresheet"].replace(live_server, wifi.url))  # this phone keeps score
     expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
@@ -257,8 +249,6 @@ def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live
     expect(page.locator("h1")).to_have_text("Hand 1")
     enter(page, *HAND_1, save="Save hand 1")
     expect(page.locator("#hand-1 .not-synced")).to_be_visible()
-
-    # Meanwhile another phone enters hand 1: Us 1 mixed, Count 30 (330); Them 2 naturals, out, Count 100 (1,200).
     add_hand_by_api(
         live_server,
         created,
@@ -266,6 +256,11 @@ def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live
     )
     wifi.restore()
     page.reload()
+    return created
+
+
+def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live_server):
+    created = a_hand_entered_twice(page, wifi, live_server)
     conflict = page.locator(".not-saved")
     expect(conflict).to_be_visible()
     expect(conflict.locator(".conflict-reason")).to_have_text(re.compile("The game changed while this hand waited"))
@@ -285,22 +280,7 @@ def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live
 
 
 def test_a_conflicting_hand_can_be_discarded(page, wifi, live_server):
-    created = create_game_by_api(live_server)
-    page.goto(created["links"]["scoresheet"].replace(live_server, wifi.url))
-    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
-    keep_on_the_phone(page)
-    wifi.cut()
-    page.get_by_role("link", name="Enter hand 1").click()
-    expect(page.locator("h1")).to_have_text("Hand 1")
-    enter(page, *HAND_1, save="Save hand 1")
-    expect(page.locator("#hand-1 .not-synced")).to_be_visible()
-    add_hand_by_api(
-        live_server,
-        created,
-        [{"mixed_canastas": 1, "count": 30}, {"natural_canastas": 2, "went_out": True, "count": 100}],
-    )
-    wifi.restore()
-    page.reload()
+    created = a_hand_entered_twice(page, wifi, live_server)
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".not-saved").get_by_role("button", name="Discard it").click()
     expect(page.locator(".not-saved")).to_have_count(0)
