@@ -21,7 +21,7 @@ from urllib.parse import parse_qs
 import brotli
 from flask import Flask, Response, current_app, request, session
 from flask_compress import Compress
-from sqlalchemy import bindparam, event, select
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import Pool
@@ -170,25 +170,21 @@ class RevisionGate:
     Flask builds a request, opens the session or runs a hook. Anything else, a changed game included, goes on to
     the app, which answers the same way (the same ETag and headers) when it gets there."""
 
-    LIVE = re.compile(r"/games/([A-Za-z0-9_-]{1,32})/scoreboard/live")
+    LIVE = re.compile(r"/games/([^/]+)/scoreboard/live")
 
     def __init__(self, application, app: Flask):
         self.application = application
         self.app = app
         self.engine: Engine | None = None
-        from .models import GameRecord
-
-        self.query = select(GameRecord.version).where(GameRecord.id == bindparam("game_id"))
 
     def revision(self, game_id: str) -> int | None:
+        from . import store
+        from .models import db
+
         if self.engine is None:
             with self.app.app_context():
-                from .models import db
-
-                # Autocommit: on PostgreSQL no BEGIN and ROLLBACK around the one query (two round trips of three).
-                self.engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
-        with self.engine.connect() as connection:
-            return connection.execute(self.query, {"game_id": game_id}).scalar()
+                self.engine = db.engine
+        return store.game_revision(game_id, self.engine)
 
     def __call__(self, environ, start_response):
         asked = environ.get("HTTP_IF_NONE_MATCH")

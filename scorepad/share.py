@@ -169,8 +169,8 @@ def scoreboard_live(game_id: str):
     version = store.game_revision(game_id)
     if version is None:
         abort(404, NO_GAME)
-    if request.if_none_match.contains_weak(str(version)):
-        return _not_modified(str(version))
+    if request.if_none_match.contains_weak(str(version)):  # as delivery.RevisionGate answers it before Flask
+        return Response(status=304, headers=delivery.live_not_modified_headers(version))
 
     def make() -> Response:
         stored = load_or_404(game_id)

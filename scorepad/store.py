@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
+from sqlalchemy import bindparam
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
@@ -231,15 +233,19 @@ def reading_only() -> None:
         db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
-def game_revision(game_id: str) -> int | None:
+_REVISION = db.select(GameRecord.version).where(GameRecord.id == bindparam("game_id"))
+
+
+def game_revision(game_id: str, engine: Engine | None = None) -> int | None:
     """A game's revision alone, or None if there is no such game: one small query, no hand loaded, nothing
-    scored (what an unchanged scoreboard costs, docs/architecture.md)."""
+    scored (what an unchanged scoreboard costs, docs/architecture.md). `engine`: the app's (db.engine) unless
+    given, as delivery.RevisionGate does outside Flask."""
     if not GAME_ID.fullmatch(game_id):
         return None
     # Outside the request's session, in autocommit: on PostgreSQL no BEGIN and ROLLBACK around the one query (two
     # round trips of three). Only read-only views ask, before they read anything else.
-    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        return connection.scalar(db.select(GameRecord.version).where(GameRecord.id == game_id))
+    with (engine or db.engine).connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        return connection.scalar(_REVISION, {"game_id": game_id})
 
 
 def game_id_of_room_code(room_code: str) -> str | None:
