@@ -24,12 +24,20 @@ PRECACHE = (
 HTMX = "js/htmx-2.0.11.min.js"
 
 
+# The pages of it: drawn for the scripts of their version, so a new service worker fetches them anew (sw.js).
+SCOREKEEPER_PAGES = ("games.new_game", "pwa.offline_game")
+
+
+def scorekeeper_pages() -> list[str]:
+    return [url_for(endpoint) for endpoint in SCOREKEEPER_PAGES]
+
+
 def scorekeeper_keep() -> list[str]:
     """What a scorekeeper's phone keeps once one of its pages has been seen (base.html's data-keep, read by
     scorepad.js, kept by the service worker if it has no copy yet): a game can then be started and its hands
     entered with no connection. A page sets `keeps_scorekeeper_shell`: home, history, the new-game page, the hand
     form, a scoresheet this phone may change."""
-    return [url_for("games.new_game"), url_for("pwa.offline_game"), url_for("static", filename=HTMX)]
+    return [*scorekeeper_pages(), url_for("static", filename=HTMX)]
 
 
 def cache_version() -> str:
@@ -102,7 +110,7 @@ def service_worker():
             offline_url=url_for("pwa.offline"),
             static_prefix=url_for("static", filename=""),
             page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages],
-            fetched_anew=[url_for("games.new_game"), url_for("pwa.offline_game")],
+            fetched_anew=scorekeeper_pages(),
         )
     )
     response.mimetype = "text/javascript"
