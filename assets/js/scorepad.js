@@ -64,10 +64,11 @@ on("focusin", (event) => keepAboveTheBar(event.target));
 addEventListener("resize", () => keepAboveTheBar(document.activeElement));
 
 // New game: the first-dealer list names the players as they are typed, without a trip to the
-// server that could replace the list under the scorekeeper's finger.
-on("input", (event) => {
+// server that could replace the list under the scorekeeper's finger; and again when a new table size
+// brings a new list, which the server drew from the names typed when it was asked (maybe none yet).
+const nameSeats = (event) => {
   const form = inside(event, "form.new-game");
-  if (!form || !/^(side\d_name|player\d_\d)$/.test(event.target.name)) return;
+  if (!form || (event.type == "input" && !/^(side\d_name|player\d_\d)$/.test(event.target.name))) return;
   const typed = (name) => (form.elements[name].value || "").trim();
   const labels = [...$$("select.seat-names option", form)].map((option) => {
     const { side, player } = option.dataset;
@@ -76,7 +77,11 @@ on("input", (event) => {
   });
   const order = byId("seat-order");
   if (order) order.textContent = labels.join(", ");
-});
+};
+on("input", nameSeats);
+on("htmx:afterSettle", nameSeats);
+const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too
+if (newGameForm) nameSeats({ target: newGameForm });
 
 // The scorekeeper's link: the phone's share sheet where there is one, else the clipboard.
 on("click", (event) => {
