@@ -185,7 +185,12 @@ def starting_rules(form: NewGameForm) -> rules.Rules:
 @bp.get("/games/new")
 def new_game():
     """The new-game form, pre-filled from the chosen preset or a set of rules saved on this phone (htmx
-    re-renders one part when a choice changes)."""
+    re-renders one part when a choice changes).
+
+    The phone gets its device key here if it has none: a game started offline from this page is sent later
+    under that key (sync.create_game), and a key first made by that send would be lost with its answer; the
+    send tried again would then come from a new device and start a second game."""
+    rights.device_hash()
     form = NewGameForm(request.args or None)
     trigger = request.htmx.trigger_name if request.htmx else None
     if request.htmx.target != "dealer_choice":

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, make_response, render_template, url_for
 
+from . import rights
+
 bp = Blueprint("pwa", __name__)
 
 # The app shell every phone keeps for offline use as the service worker installs: what reading a scoresheet or
@@ -128,5 +130,7 @@ def offline():
 @bp.get("/offline/game")
 def offline_game():
     """The scoresheet of a game started with no connection, kept on the phone: offline.js fills it from
-    IndexedDB (/offline/game#<the game's id on the phone>) until the game reaches the server."""
+    IndexedDB (/offline/game#<the game's id on the phone>) until the game reaches the server. Like the new-game
+    page, it gives the phone its device key before the phone can go offline (games.new_game)."""
+    rights.device_hash()
     return render_template("offline_game.html")

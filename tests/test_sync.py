@@ -142,6 +142,23 @@ def test_a_game_started_offline_is_created_once_with_its_rights(app, client):
         assert db.session.scalar(db.select(db.func.count()).select_from(GameRecord)) == 1
 
 
+@pytest.mark.parametrize("page", ["/games/new", "/offline/game"])
+def test_a_start_whose_answer_and_its_cookie_were_lost_is_still_the_same_game(app, client, page):
+    # The phone opened the page online before the Wi-Fi went (the service worker keeps it): it has its device.
+    assert client.get(page).status_code == 200
+    before = client.get_cookie("session")
+    assert before is not None
+    first = start_offline(client)
+    assert first.status_code == 201
+    # The answer never reached the phone, nor the cookie that came with it: the phone sends again as it was.
+    client.set_cookie("session", before.value)
+    again = start_offline(client)
+    assert again.status_code == 200
+    assert again.get_json()["id"] == first.get_json()["id"]
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(GameRecord)) == 1
+
+
 def test_a_game_started_offline_with_a_new_key_is_another_game(client):
     assert start_offline(client, key="g1").get_json()["id"] != start_offline(client, key="g2").get_json()["id"]
 
