@@ -75,6 +75,10 @@ class Wifi:
     still read navigator.onLine true, and it has let a request through. A relay fails for real:
     cut, every open connection is dropped and new ones are reset; stalled, connections are taken
     and never answered, as on Wi-Fi with a signal but no way out.
+
+    It can also lose answers (lose_answers): the request reaches the server, which does its work, and the
+    connection is reset as the answer starts back. Playwright's context.route cannot be trusted for this
+    while a service worker runs: a request may pass it by (Playwright's docs; it happened in CI).
     """
 
     def __init__(self, server_url: str):
@@ -84,7 +88,23 @@ class Wifi:
         self.state = "up"
         self.lock = threading.Lock()
         self.open_sockets: set[socket.socket] = set()
+        self.losing: tuple[bytes, ...] = ()  # request lines ("POST /path") whose answers are lost
+        self.lost: list[str] = []
         threading.Thread(target=self.accept, daemon=True).start()
+
+    def lose_answers(self, *requests: str) -> list[str]:
+        """From now on, each request whose first line starts with one of `requests` (e.g. "POST /sync/games ")
+        reaches the server, and its answer is lost on its way back to the phone. Returns the list of the request
+        lines whose answers were lost, filled as they go."""
+        with self.lock:
+            self.losing = tuple(request.encode() for request in requests)
+            self.lost = []
+            return self.lost
+
+    def deliver_answers(self) -> None:
+        """Answers reach the phone again."""
+        with self.lock:
+            self.losing = ()
 
     def cut(self) -> None:
         """No connection: what is open is dropped, a new connection is reset at once."""
@@ -152,15 +172,35 @@ class Wifi:
             for sock in ends:
                 drop(sock)
             return
-        for source, target in ((client, server), (server, client)):
-            threading.Thread(target=pump, args=(source, target, finished), daemon=True).start()
+        losing: list[str] = []  # the request on this connection whose answer is to be lost, if any
+
+        def request(data: bytes) -> bytes:
+            """A chunk from the phone: the start of a request whose answer is to be lost is noted."""
+            with self.lock:
+                if data.startswith(self.losing):
+                    losing.append(data.split(b"\r\n", 1)[0].decode())
+            return data
+
+        def answer(data: bytes) -> bytes:
+            """A chunk from the server: an answer to be lost resets the phone's connection instead.
+            (Chromium sends a connection's next request only once the last answer has come back.)"""
+            if losing:
+                with self.lock:
+                    self.lost.append(losing[0])
+                drop(client)
+                raise OSError("answer lost")
+            return data
+
+        for source, target, look in ((client, server, request), (server, client, answer)):
+            threading.Thread(target=pump, args=(source, target, finished, look), daemon=True).start()
 
 
-def pump(source: socket.socket, target: socket.socket, finished) -> None:
-    """Copy one direction of a connection until it ends, then pass the end on."""
+def pump(source: socket.socket, target: socket.socket, finished, look=lambda data: data) -> None:
+    """Copy one direction of a connection until it ends (each chunk passed through `look`), then pass the
+    end on."""
     try:
         while data := source.recv(65536):
-            target.sendall(data)
+            target.sendall(look(data))
         target.shutdown(socket.SHUT_WR)
     except OSError:
         pass  # dropped by Wifi.switch, or the other end went away
@@ -221,20 +261,6 @@ def until(page, condition, what: str, seconds: float = 30) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
         page.wait_for_timeout(100)
-
-
-def drop_answers(context, pattern: str) -> list[str]:
-    """A lost acknowledgement: each request matching `pattern` reaches the server, then its answer is dropped on
-    its way back to the phone. Returns the list of the addresses whose answers were lost, filled as they go."""
-    lost: list[str] = []
-
-    def store_then_drop(route):
-        route.fetch()  # the server does its work...
-        lost.append(route.request.url)
-        route.abort()  # ...and its answer never arrives
-
-    context.route(pattern, store_then_drop)
-    return lost
 
 
 def wait_until_kept(page, paths: list[str], seconds: float = 10) -> None:

@@ -15,7 +15,7 @@ import sqlalchemy
 from playwright.sync_api import Page, expect
 from test_offline_queue import HAND_1, enter, entered, figures, server_game
 
-from conftest import drop_answers, name_the_players, until, wait_until_kept
+from conftest import name_the_players, until, wait_until_kept
 
 
 @pytest.fixture(scope="session")
@@ -110,16 +110,16 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     expect(page.locator(".waiting-hand")).to_have_count(2)
 
     # The connection comes back, but the answer to the game's creation is lost on its way to the phone.
-    lost = drop_answers(page.context, "**/sync/games")
+    lost = wifi.lose_answers("POST /sync/games ")
     wifi.restore()
     page.evaluate("window.ScorepadOffline.syncNow()")
-    until(page, lambda: lost, "a start whose answer was lost")  # by the page or by the service worker
+    until(page, lambda: lost, "a start whose answer was lost")
     expect(page.locator("#sync-status")).to_have_text("Offline: 2 hands waiting on this phone, not yet synced.")
     # Every try's answer is lost (a timer's pass may try again meanwhile): still one game on the server.
     assert lost
     assert len(games_on_the_server(database_uri)) == 1
 
-    page.context.unroute("**/sync/games")
+    wifi.deliver_answers()
     page.reload()  # sent again with the same Idempotency-Key: the same game, then its hands
     expect(page).to_have_url(re.compile(r"/games/[^/#]+$"))
     expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")

@@ -16,7 +16,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import drop_answers, start_game, until, wait_until_kept
+from conftest import start_game, until, wait_until_kept
 
 MINUS = "\u2212"
 
@@ -221,15 +221,15 @@ def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
     expect(page.locator("#hand-1 .not-synced")).to_be_visible()
 
     # The connection comes back, but the answer to the first send is lost on its way to the phone.
-    lost = drop_answers(page.context, "**/sync/games/**")
+    lost = wifi.lose_answers("POST /sync/games/")
     wifi.restore()
     page.evaluate("window.ScorepadOffline.syncNow()")
-    until(page, lambda: lost, "a send whose answer was lost")  # by the page or by the service worker
+    until(page, lambda: lost, "a send whose answer was lost")
     expect(page.locator("#hand-1 .not-synced")).to_be_visible()  # the phone could not know it was stored
     assert lost  # each send (the page may try again on its timer) reached the server and lost its answer
     assert len(entered(server_game(live_server, gid))) == 1
 
-    page.context.unroute("**/sync/games/**")
+    wifi.deliver_answers()
     page.reload()  # sent again with the same Idempotency-Key: stored once
     expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
     expect(page.locator(".not-synced")).to_have_count(0)
