@@ -14,7 +14,7 @@ from . import delivery, document, rights, rules, rulesets, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
 from .security import refuse_cross_site_posts
-from .web import load_or_404, render, scoresheet_context
+from .web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
 
 bp = Blueprint("games", __name__)
 bp.before_request(refuse_cross_site_posts)
@@ -88,7 +88,7 @@ def _start(game: document.Game, offline_key: str | None = None) -> Response:
     stored, _token = store.create_game(game)
     if offline_key and not store.idempotency_key_problem(offline_key):
         store.remember_start(stored.id, rights.device_hash(), offline_key)
-    rights.grant(stored.id, rights.CREATED)
+    rights.grant(stored, rights.CREATED)
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
@@ -287,7 +287,7 @@ def _problems_in_words(error: RuleError) -> list[str]:
 def _restore(game: document.Game, data: dict) -> store.Stored:
     """Store a restored game, keep its edit rights on this phone, and note the game it is a copy of."""
     stored, _token = store.create_game(game)
-    rights.grant(stored.id, rights.CREATED)
+    rights.grant(stored, rights.CREATED)
     if isinstance(data.get("id"), str):
         store.mark_restored(stored, data["id"])
     return stored
@@ -433,7 +433,9 @@ def rematch(game_id: str):
 def show(game_id: str):
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
     store.reading_only()  # its one write (rights.can_edit's "last used") is a single statement
-    stored = load_or_404(game_id)
+    seen = rights.glance(game_id)  # the revision and this phone's right: the game is loaded only to make the page
+    if seen is None:
+        abort(404, NO_SUCH_GAME)
     if request.args.get("key") is not None:
         # An older Scorepad put the key in the address, where logs and caches keep it: it is not taken. Its
         # links now carry the key after "#", which never leaves the phone (scorepad.js hands it over by POST).
@@ -444,19 +446,20 @@ def show(game_id: str):
             "error",
         )
         return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
-    editable = rights.can_edit(stored)
-    scorekeeper = editable and rights.is_scorekeeper(stored)
-    holders = len(rights.holders(stored)) if scorekeeper else 0
-    original = _original(stored)
-    undo = _undo_offered(stored) if editable else None
+    editable = seen.can_edit()
+    scorekeeper = editable and seen.scorekeeper
+    holders = len(rights.holders(game_id)) if scorekeeper else 0
+    original = _original(seen.restored_from)
+    undo = _undo_offered(game_id, seen.version) if editable else None
     # The same revision seen the same way again: 304, before any figure is worked out (a page with Undo is
     # never reused: the button's time runs out).
-    tag = None if undo else delivery.page_tag(stored.record.version, editable, scorekeeper, holders, original)
+    tag = None if undo else delivery.page_tag(seen.version, editable, scorekeeper, holders, original)
     if tag is not None and delivery.unchanged(tag):
         return delivery.not_modified(tag, delivery.PAGE_VARY)
-    response = delivery.made_once(
-        None if tag is None else (tag,),
-        lambda: render(
+
+    def make() -> Response:
+        stored = load_or_404(game_id)
+        return render(
             "games/show.html",
             "scoresheet",
             editable=editable,
@@ -466,14 +469,13 @@ def show(game_id: str):
             settlement=_settlement(stored),
             undo=undo,
             **scoresheet_context(stored),
-        ),
-    )
-    return delivery.tagged(response, tag)
+        )
+
+    return delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
 
 
-def _original(stored: store.Stored) -> dict | None:
+def _original(original_id: str | None) -> dict | None:
     """The game a restored copy came from: its id, and whether it is still here to open."""
-    original_id = stored.record.restored_from
     if not original_id:
         return None
     try:
@@ -526,7 +528,7 @@ def handover(game_id: str):
     link = url_for("games.show", game_id=game_id, _external=True, _anchor="key=" + rights.handover_key(stored))
     holders = [
         {"label": right.label or "A browser", "joined": _ago(right.created_at), "used": _ago(right.last_used_at)}
-        for right in rights.holders(stored)
+        for right in rights.holders(stored.id)
     ]
     return _no_store(render("games/handover.html", stored=stored, table=stored.game.table, link=link, holders=holders))
 
@@ -535,7 +537,7 @@ def handover(game_id: str):
 def revoke_handover(game_id: str):
     """Replace the handover link: the old one stops working and every phone that came in through it is read-only."""
     stored = _scorekeepers_only(game_id)
-    count = len(rights.holders(stored))
+    count = len(rights.holders(stored.id))
     rights.revoke_handover(stored)
     told = ["The old link no longer works."]
     if count:
@@ -585,13 +587,14 @@ def _offer_undo(saved: store.Stored, kind: str, position: int, previous: rules.H
     }
 
 
-def _undo_offered(stored: store.Stored) -> dict | None:
-    """The change this phone may still take back on this game: the game unchanged since, and not long ago."""
+def _undo_offered(game_id: str, version: int) -> dict | None:
+    """The change this phone may still take back on this game (at this version): the game unchanged since, and
+    not long ago."""
     undo = session.get("undo")
     if (
         not undo
-        or undo.get("game") != stored.id
-        or undo.get("version") != stored.record.version
+        or undo.get("game") != game_id
+        or undo.get("version") != version
         or time.time() - undo.get("at", 0) > UNDO_SECONDS
     ):
         return None
@@ -602,7 +605,7 @@ def _undo_offered(stored: store.Stored) -> dict | None:
 def undo(game_id: str):
     """Take back the last change made on this phone (a hand added, edited or deleted), if nothing changed since."""
     stored = _correctable(game_id)
-    offered = _undo_offered(stored)
+    offered = _undo_offered(stored.id, stored.record.version)
     if offered is None or request.form.get("version", type=int) != stored.record.version:
         flash(
             "That change can't be taken back any more: the game has changed since, or it was too long ago. "

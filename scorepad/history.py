@@ -44,7 +44,8 @@ def history():
         found = [row for row in kept if _matches(row.sides, search)]
         pages = max(1, -(-len(found) // PAGE_SIZE))
         page = min(page, pages)
-        shown, found_count = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE], len(found)
+        shown = [(row.id, row.via, row.version) for row in found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
+        found_count = len(found)
     else:  # the page's rows alone (and the count): no name read
         total, shown = rights.kept_games_page((page - 1) * PAGE_SIZE, PAGE_SIZE)
         pages = max(1, -(-total // PAGE_SIZE))
@@ -55,8 +56,8 @@ def history():
 
     def make() -> Response:
         # Only this page's games are loaded and their figures read.
-        by_id = {stored.id: stored for stored in store.load_games([row.id for row in shown])}
-        games = [(by_id[row.id], row.via) for row in shown if row.id in by_id]
+        by_id = {stored.id: stored for stored in store.load_games([game_id for game_id, _, _ in shown])}
+        games = [(by_id[game_id], via) for game_id, via, _ in shown if game_id in by_id]
         return make_response(
             render_template(
                 "history/list.html",
@@ -72,7 +73,7 @@ def history():
         )
 
     # Made once for this list (each game's revision and right, the counts) and reused until one of them changes.
-    key = ("history", page, pages, total, found_count, tuple((row.id, row.version, row.via) for row in shown))
+    key = ("history", page, pages, total, found_count, tuple(shown))  # (id, via, version) of each
     return delivery.made_once(key, make)
 
 
@@ -193,7 +194,7 @@ def _deletable(game_id: str) -> store.Stored:
 def confirm_delete_game(game_id: str):
     """Ask before deleting a whole game, saying what goes with it."""
     stored = _deletable(game_id)
-    return render_template("history/delete.html", stored=stored, holders=len(rights.holders(stored)))
+    return render_template("history/delete.html", stored=stored, holders=len(rights.holders(stored.id)))
 
 
 @bp.post("/games/<game_id>/delete")

@@ -47,7 +47,7 @@ def _already_there(stored: store.Stored, position: int, data: Any) -> bool:
 
 def _created(stored: store.Stored, status: int, **extra: Any):
     """A game started on the phone, as the server keeps it: its id, its scoresheet and its version."""
-    rights.grant(stored.id, rights.CREATED)
+    rights.grant(stored, rights.CREATED)
     return _answer("created", stored, status, id=stored.id, show_url=url_for("games.show", game_id=stored.id), **extra)
 
 

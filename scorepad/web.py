@@ -26,12 +26,15 @@ def render(template: str, block: str | None = None, status: int = 200, **context
     return response
 
 
+NO_SUCH_GAME = "There is no game at this address. Check the link, or start a new game."
+
+
 def load_or_404(game_id: str) -> store.Stored:
     """A stored game, or the 404 page in words."""
     try:
         return store.load_game(game_id)
     except store.GameNotFound:
-        abort(404, "There is no game at this address. Check the link, or start a new game.")
+        abort(404, NO_SUCH_GAME)
 
 
 def scoresheet_context(stored: store.Stored) -> dict:

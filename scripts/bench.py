@@ -176,6 +176,7 @@ def seed(url: str, games: int, fixture: Path) -> None:
                     "label": "bench",
                     "created_at": now,
                     "last_used_at": now,
+                    "game_created_at": now - timedelta(minutes=games - n),  # its game's, as make() set it
                 }
                 for n in range(max(0, games - KEPT), games)
             ],

@@ -84,6 +84,7 @@ def test_an_unexpected_error_is_a_json_500_on_the_api_and_a_page_elsewhere(app, 
 
     monkeypatch.setattr("scorepad.store.load_game", broken)
     monkeypatch.setattr("scorepad.store.game_revision", broken)  # the API's GET asks for the revision first
+    monkeypatch.setattr("scorepad.rights.glance", broken)  # and the scoresheet for the revision and the right
     api = client.get("/api/games/abc")
     assert api.status_code == 500 and api.is_json
     assert "Something went wrong on the server" in api.get_json()["errors"][0]["message"]

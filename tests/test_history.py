@@ -10,6 +10,7 @@ import io
 import json
 import re
 
+from scorepad.models import db
 from tests.conftest import game_document
 
 # Modern, to 3,000: Us close a sevens canasta (2,500) and a natural one (500) and go out (100): Base 3,100,
@@ -101,6 +102,33 @@ def test_sixty_games_on_one_phone_all_keep_their_rights_and_are_listed_a_page_at
     assert set(listed(first, "In progress")) == in_progress
     assert len(listed(first, "Finished")) == 5 and listed(second, "In progress") == []
     assert set(listed(first, "Finished")) | set(listed(second, "Finished")) == finished
+
+
+def test_games_are_listed_by_when_they_began_not_by_when_this_phone_got_them(client):
+    earlier = client.post("/api/games", json=game_document()).get_json()  # begun first, on another phone
+    later = keep(client, game_document())
+    # This phone takes the earlier game over after the later one began: it still comes second.
+    assert client.post(f"/games/{earlier['id']}/claim", data={"key": earlier["links"]["scoresheet"]}).status_code == 303
+    assert listed(client.get("/history").get_data(as_text=True), "In progress") == [later, earlier["id"]]
+    found = client.get("/history?q=Ann").get_data(as_text=True)  # a search lists in the same order
+    assert listed(found, "In progress") == [later, earlier["id"]]
+
+
+def test_games_kept_before_the_history_index_are_listed_by_their_games_dates(app, client):
+    """The migration that copies each game's start to its rights (c4e8a2f6d0b3) fills the rights already kept."""
+    from flask_migrate import downgrade, upgrade
+
+    first, second = keep(client, game_document()), keep(client, game_document())
+    with app.app_context():
+        downgrade(revision="9e4f2a6c8b1d")  # as a server of the release before it
+        # On that server, the first game had begun later (dates given here, so the order is the dates' alone).
+        for game_id, date in ((first, "2026-11-20 10:00:00"), (second, "2026-11-19 10:00:00")):
+            db.session.execute(
+                db.text("UPDATE games SET created_at = :date WHERE id = :id"), {"date": date, "id": game_id}
+            )
+        db.session.commit()
+        upgrade()
+    assert listed(client.get("/history").get_data(as_text=True), "In progress") == [first, second]
 
 
 def text_of(page_html: str) -> str:
