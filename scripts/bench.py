@@ -184,6 +184,11 @@ def seed(url: str, games: int, fixture: Path) -> None:
         db.session.commit()
         with app.test_request_context():
             cookie = app.session_interface.get_signing_serializer(app).dumps({"device": DEVICE})
+        if db.engine.dialect.name == "postgresql":
+            # As after any bulk load (PostgreSQL's manual, "Populating a Database"): the planner's statistics and
+            # the visibility map that index-only scans need, which autovacuum keeps on a database in use.
+            with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                connection.exec_driver_sql("VACUUM ANALYZE")
         db.engine.dispose()
     fixture.write_text(
         json.dumps(
