@@ -258,14 +258,24 @@ def not_modified(tag: str, vary: Iterable[str] = (), weak: bool = True) -> Respo
     """304 for a copy the browser already has."""
     response = Response(status=304)
     response.set_etag(tag, weak=weak)
-    response.vary.update(vary)
+    add_vary(response, vary)
     return response
+
+
+def add_vary(response: Response, names: Iterable[str]) -> None:
+    """Name these request headers in the answer's Vary, each once: as a string (werkzeug's response.vary parses
+    the header and writes it back on each change, which costs more than the rest of a kept answer's headers)."""
+    present = response.headers.get("Vary", "")
+    known = {name.strip().lower() for name in present.split(",")}
+    missing = [name for name in names if name.lower() not in known]
+    if missing:
+        response.headers["Vary"] = ", ".join(filter(None, (present, *missing)))
 
 
 def tagged(response: Response, tag: str | None, vary: Iterable[str] = PAGE_VARY) -> Response:
     """A page with its ETag; the browser checks it again before each use (no-cache), at the cost of a 304.
     Private: it may differ from one phone to another."""
-    response.vary.update(vary)
+    add_vary(response, vary)
     if tag is not None:
         response.set_etag(tag, weak=True)
         response.headers["Cache-Control"] = "no-cache, private"  # as a string: werkzeug's setters cost more
@@ -284,26 +294,32 @@ class Kept:
     def __init__(self, body: bytes, headers: list[tuple[str, str]]):
         self.body = body
         self.headers = headers
-        self.encoded: dict[str, bytes] = {}
+        # Each form as sent, made when first asked: its body and its headers, Content-Encoding and Vary included.
+        self.encoded: dict[str | None, tuple[bytes, list[tuple[str, str]]]] = {}
 
     def answer(self) -> Response:
         """The kept answer, compressed as this browser takes it (brotli, else gzip), as Flask-Compress would."""
         config = current_app.config
-        body, encoding = self.body, None
-        if len(body) >= config["COMPRESS_MIN_SIZE"]:
+        encoding = None
+        if len(self.body) >= config["COMPRESS_MIN_SIZE"]:
             encoding = request.accept_encodings.best_match(config["COMPRESS_ALGORITHM"])
-        if encoding is not None:
-            if encoding not in self.encoded:
-                if encoding == "br":
-                    self.encoded[encoding] = brotli.compress(body, quality=config["COMPRESS_BR_LEVEL"])
-                else:
-                    self.encoded[encoding] = gzip.compress(body, compresslevel=config["COMPRESS_LEVEL"], mtime=0)
-            body = self.encoded[encoding]
+        form = self.encoded.get(encoding)
+        if form is None:
+            form = self.encoded[encoding] = self._encode(encoding)
+        return Response(form[0], headers=form[1])
+
+    def _encode(self, encoding: str | None) -> tuple[bytes, list[tuple[str, str]]]:
+        config = current_app.config
+        if encoding is None:
+            return self.body, self.headers
+        if encoding == "br":
+            body = brotli.compress(self.body, quality=config["COMPRESS_BR_LEVEL"])
+        else:
+            body = gzip.compress(self.body, compresslevel=config["COMPRESS_LEVEL"], mtime=0)
         response = Response(body, headers=self.headers)
-        if encoding is not None:
-            response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves an encoded answer alone
-            response.vary.add("Accept-Encoding")
-        return response
+        response.headers["Content-Encoding"] = encoding  # Flask-Compress leaves an encoded answer alone
+        add_vary(response, ("Accept-Encoding",))
+        return body, list(response.headers.items())
 
 
 class MadeOnce:
