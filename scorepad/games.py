@@ -432,7 +432,6 @@ def rematch(game_id: str):
 @bp.get("/games/<game_id>")
 def show(game_id: str):
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
-    store.reading_only()  # its one write (rights.can_edit's "last used") is a single statement
     seen = rights.glance(game_id)  # the revision and this phone's right: the game is loaded only to make the page
     if seen is None:
         abort(404, NO_SUCH_GAME)
@@ -458,6 +457,7 @@ def show(game_id: str):
         return delivery.not_modified(tag, delivery.PAGE_VARY)
 
     def make() -> Response:
+        store.reading_only()  # its one write (rights.can_edit's "last used") was a single statement, committed
         stored = load_or_404(game_id)
         return render(
             "games/show.html",

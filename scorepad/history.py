@@ -35,10 +35,10 @@ def _page_number() -> int:
 @bp.get("/history")
 def history():
     """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
-    store.reading_only()
     search = (request.args.get("q") or "").strip()[:100]
     page = _page_number()
     if search:
+        store.reading_only()
         kept = rights.kept_games()
         total = len(kept)
         found = [row for row in kept if _matches(row.sides, search)]
@@ -56,6 +56,7 @@ def history():
 
     def make() -> Response:
         # Only this page's games are loaded and their figures read.
+        store.reading_only()
         by_id = {stored.id: stored for stored in store.load_games([game_id for game_id, _, _ in shown])}
         games = [(by_id[game_id], via) for game_id, via, _ in shown if game_id in by_id]
         return make_response(

@@ -190,7 +190,8 @@ def glance(game_id: str) -> Glance | None:
     if not store.GAME_ID.fullmatch(game_id):
         return None
     device = device_hash(create=False) or ""
-    row = db.session.connection().execute(_GLANCE, {"game_id": game_id, "device": device}).first()
+    with store.glancing() as connection:
+        row = connection.execute(_GLANCE, {"game_id": game_id, "device": device}).first()
     return None if row is None else Glance(game_id, *row)
 
 
@@ -329,8 +330,8 @@ def kept_games_page(offset: int, limit: int) -> tuple[int, list[tuple[str, str, 
     device = device_hash(create=False)
     if device is None:
         return 0, []
-    connection = db.session.connection()
-    rows = connection.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}).all()
-    if not rows:  # none on this page: how many there are, for the page before it (or none at all)
-        return connection.execute(_KEPT_COUNT, {"device": device}).scalar() or 0, []
+    with store.glancing() as connection:
+        rows = connection.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}).all()
+        if not rows:  # none on this page: how many there are, for the page before it (or none at all)
+            return connection.execute(_KEPT_COUNT, {"device": device}).scalar() or 0, []
     return rows[0][3], [row[:3] for row in rows]

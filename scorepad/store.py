@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from sqlalchemy import bindparam
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
@@ -242,10 +242,17 @@ def game_revision(game_id: str, engine: Engine | None = None) -> int | None:
     given, as delivery.RevisionGate does outside Flask."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    # Outside the request's session, in autocommit: on PostgreSQL no BEGIN and ROLLBACK around the one query (two
-    # round trips of three). Only read-only views ask, before they read anything else.
-    with (engine or db.engine).connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+    with glancing(engine) as connection:
         return connection.scalar(_REVISION, {"game_id": game_id})
+
+
+def glancing(engine: Engine | None = None) -> Connection:
+    """A connection of its own for a quick look before a view decides whether it must read anything else (a
+    revision, a device's rights): outside the request's session, whose transaction costs more to set up and
+    end than the look, and in autocommit, so PostgreSQL is sent no BEGIN and ROLLBACK around the query (two
+    round trips of three). `engine`: the app's (db.engine) unless given, as delivery.RevisionGate does outside
+    Flask."""
+    return (engine or db.engine).connect().execution_options(isolation_level="AUTOCOMMIT")
 
 
 def game_id_of_room_code(room_code: str) -> str | None:
