@@ -92,11 +92,15 @@ class GameRight(db.Model):
     label: Mapped[str] = mapped_column(String(80), default="")  # what the scorekeeper is shown: browser and phone
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    # The game's own start (games.created_at, which never changes), copied here so that a device's history is
-    # read newest first from the index below alone: a page is a range of it, with no join to sort.
+    # The game's own start (games.created_at, which never changes) and its version (kept in step by
+    # rights.carry_version), copied here so that a page of a device's history is read from the index below
+    # alone: a range of it, newest first, with no join to sort and no game to look up.
     game_created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    game_version: Mapped[int] = mapped_column(Integer)
 
-    __table_args__ = (Index("ix_game_rights_history", "device_hash", game_created_at.desc(), game_id.desc(), "via"),)
+    __table_args__ = (
+        Index("ix_game_rights_history", "device_hash", game_created_at.desc(), game_id.desc(), "via", "game_version"),
+    )
 
 
 class RuleSet(db.Model):

@@ -177,6 +177,7 @@ def seed(url: str, games: int, fixture: Path) -> None:
                     "created_at": now,
                     "last_used_at": now,
                     "game_created_at": now - timedelta(minutes=games - n),  # its game's, as make() set it
+                    "game_version": 1,
                 }
                 for n in range(max(0, games - KEPT), games)
             ],

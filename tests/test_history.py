@@ -115,20 +115,42 @@ def test_games_are_listed_by_when_they_began_not_by_when_this_phone_got_them(cli
 
 
 def test_games_kept_before_the_history_index_are_listed_by_their_games_dates(app, client):
-    """The migration that copies each game's start to its rights (c4e8a2f6d0b3) fills the rights already kept."""
+    """The migration that copies each game's start and version to its rights (c4e8a2f6d0b3) fills the rights
+    already kept."""
     from flask_migrate import downgrade, upgrade
 
     first, second = keep(client, game_document()), keep(client, game_document())
     with app.app_context():
         downgrade(revision="9e4f2a6c8b1d")  # as a server of the release before it
-        # On that server, the first game had begun later (dates given here, so the order is the dates' alone).
-        for game_id, date in ((first, "2026-11-20 10:00:00"), (second, "2026-11-19 10:00:00")):
+        # On that server, the first game had begun later (dates given here, so the order is the dates' alone),
+        # and had changed six times since.
+        for game_id, date, version in ((first, "2026-11-20 10:00:00", 7), (second, "2026-11-19 10:00:00", 1)):
             db.session.execute(
-                db.text("UPDATE games SET created_at = :date WHERE id = :id"), {"date": date, "id": game_id}
+                db.text("UPDATE games SET created_at = :date, version = :version WHERE id = :id"),
+                {"date": date, "version": version, "id": game_id},
             )
         db.session.commit()
         upgrade()
+        copied = db.session.execute(db.text("SELECT game_id, game_version FROM game_rights ORDER BY game_version"))
+        assert sorted(copied) == sorted([(second, 1), (first, 7)])
     assert listed(client.get("/history").get_data(as_text=True), "In progress") == [first, second]
+
+
+# Hand 1, modern: Us 2 naturals 1,000 + out 100 + Count 200 = 1,300; Them 1 mixed 300 + Count 50 = 350.
+HAND_1 = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
+
+
+def test_a_hand_saved_shows_at_once_in_the_history_of_every_phone_that_keeps_the_game(app, client):
+    body = client.post("/api/games", json=game_document()).get_json()
+    other_phone = app.test_client()
+    for phone in (client, other_phone):  # the phone that keeps score, and one it was handed to
+        assert phone.post(f"/games/{body['id']}/claim", data={"key": body["links"]["scoresheet"]}).status_code == 303
+        phone.get("/history")  # the message that the phone now keeps the game is shown once
+        assert "Us 0 Them 0" in text(phone.get("/history"))  # and this page is kept for this revision
+    headers = {"Authorization": f"Bearer {body['edit_token']}"}
+    assert client.post(f"/api/games/{body['id']}/hands", json=HAND_1, headers=headers).status_code == 201
+    for phone in (client, other_phone):
+        assert "Us 1,300 Them 350" in text(phone.get("/history"))
 
 
 def text_of(page_html: str) -> str:
