@@ -126,8 +126,14 @@ def grant(stored: store.Stored, via: str, device: str | None = None) -> None:
 def carry_version(mapper, connection, record: GameRecord) -> None:
     """Every change to a game (the ORM's flush raises its version) is carried to its rights' copy of the version,
     in the same transaction: a device's history reads the versions of its page of games from its rights alone."""
-    rights = GameRight.__table__
-    connection.execute(update(rights).where(rights.c.game_id == record.id).values(game_version=record.version))
+    connection.execute(_CARRY_VERSION, {"of_game": record.id, "version": record.version})
+
+
+_CARRY_VERSION = (
+    update(GameRight.__table__)
+    .where(GameRight.__table__.c.game_id == bindparam("of_game"))
+    .values(game_version=bindparam("version"))
+)
 
 
 TOUCH_EVERY = timedelta(minutes=5)  # "last used", to within a few minutes: no write on every page a keeper reads
