@@ -447,6 +447,8 @@ def show(game_id: str):
         return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
     editable = seen.can_edit()
     scorekeeper = editable and seen.scorekeeper
+    if scorekeeper:
+        store.reading_only()  # one more query, for the scorekeeper alone: who holds the handover link
     holders = len(rights.holders(game_id)) if scorekeeper else 0
     original = _original(seen.restored_from)
     undo = _undo_offered(game_id, seen.version) if editable else None
@@ -457,7 +459,7 @@ def show(game_id: str):
         return delivery.not_modified(tag, delivery.PAGE_VARY)
 
     def make() -> Response:
-        store.reading_only()  # its one write (rights.can_edit's "last used") was a single statement, committed
+        store.reading_only()  # the one write before (the right's "last used") was a single statement, committed
         stored = load_or_404(game_id)
         return render(
             "games/show.html",
@@ -478,11 +480,7 @@ def _original(original_id: str | None) -> dict | None:
     """The game a restored copy came from: its id, and whether it is still here to open."""
     if not original_id:
         return None
-    try:
-        store.load_game(original_id)
-    except store.GameNotFound:
-        return {"id": original_id, "here": False}
-    return {"id": original_id, "here": True}
+    return {"id": original_id, "here": store.game_revision(original_id) is not None}
 
 
 # --- Keeping score on another phone: the handover link, who holds it, revoking it ---------------------

@@ -136,7 +136,7 @@ def _all_kept_games() -> list[store.Stored]:
         select(GameRecord)
         .where(GameRecord.id.in_(ids))
         .options(selectinload(GameRecord.hands), undefer_group("made"))
-        .order_by(GameRecord.created_at.desc(), GameRecord.id)
+        .order_by(GameRecord.created_at.desc(), GameRecord.id.desc())  # as the history lists them
     ).all()
     return [store.Stored(record) for record in records]
 

@@ -106,16 +106,22 @@ def grant(stored: store.Stored, via: str, device: str | None = None) -> None:
     right = db.session.get(GameRight, (device, stored.id))
     now = datetime.now(UTC)
     if right is None:
-        db.session.add(
-            GameRight(
-                device_hash=device,
-                game_id=stored.id,
-                via=via,
-                label=_label(),
-                last_used_at=now,
-                game_created_at=stored.record.created_at,
-                game_version=stored.record.version,
-            )
+        right = GameRight(
+            device_hash=device,
+            game_id=stored.id,
+            via=via,
+            label=_label(),
+            last_used_at=now,
+            game_created_at=stored.record.created_at,
+            game_version=stored.record.version,
+        )
+        db.session.add(right)
+        db.session.flush()
+        # The version as of now, not as the request first read it: a hand saved meanwhile on another phone could
+        # not carry its version to a right not yet written. Read after the insert, under a shared lock of the game
+        # (PostgreSQL; SQLite's writer already holds the database): a save still to come waits, then finds it.
+        right.game_version = db.session.scalar(
+            select(GameRecord.version).where(GameRecord.id == stored.id).with_for_update(read=True)
         )
     else:
         right.last_used_at = now
@@ -182,7 +188,8 @@ class Glance(NamedTuple):
 
     @property
     def scorekeeper(self) -> bool:
-        """Whether this device started (or restored) the game."""
+        """Whether this device keeps score as the scorekeeper: it started or restored the game, or came in with
+        the game's edit token (SCOREKEEPERS)."""
         return self.via in SCOREKEEPERS
 
 

@@ -545,6 +545,9 @@ def mark_restored(stored: Stored, original_id: str) -> None:
 def delete_game(stored: Stored) -> None:
     """Delete a whole game: its hands, the devices' rights to it and its remembered API answers go with it."""
     try:
+        # The game's row first, as a save takes it (then its rights, rights.carry_version): the other order could
+        # deadlock with a save on PostgreSQL.
+        db.session.execute(db.select(GameRecord.id).where(GameRecord.id == stored.id).with_for_update())
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
         db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)

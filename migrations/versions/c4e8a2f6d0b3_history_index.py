@@ -24,6 +24,9 @@ def upgrade():
     with op.batch_alter_table("game_rights") as batch:
         batch.add_column(sa.Column("game_created_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("game_version", sa.Integer(), nullable=True))
+    # Rights of a game no longer here (SQLite applies ON DELETE CASCADE only with foreign keys turned on) would
+    # have nothing to copy.
+    op.execute("DELETE FROM game_rights WHERE game_id NOT IN (SELECT id FROM games)")
     op.execute(
         "UPDATE game_rights SET"
         " game_created_at = (SELECT games.created_at FROM games WHERE games.id = game_rights.game_id),"
