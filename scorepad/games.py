@@ -447,9 +447,10 @@ def show(game_id: str):
         return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
     editable = seen.can_edit()
     scorekeeper = editable and seen.scorekeeper
-    if scorekeeper:
-        store.reading_only()  # one more query, for the scorekeeper alone: who holds the handover link
-    holders = len(rights.holders(game_id)) if scorekeeper else 0
+    holders = 0
+    if scorekeeper:  # one more query, for the scorekeeper alone: who holds the handover link
+        store.reading_only()
+        holders = len(rights.holders(game_id))
     original = _original(seen.restored_from)
     undo = _undo_offered(game_id, seen.version) if editable else None
     # The same revision seen the same way again: 304, before any figure is worked out (a page with Undo is
