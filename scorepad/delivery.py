@@ -177,30 +177,39 @@ class RevisionGate:
         self.app = app
         self.engine: Engine | None = None
 
-    def revision(self, game_id: str) -> int | None:
+    def revision(self, game_id: str) -> str | None:
+        """The live tag of what the game's scoreboard shows (live_tag), or None for no such game."""
         from . import store
         from .models import db
 
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
-        return store.game_revision(game_id, self.engine)
+        seen = store.scoreboard_revision(game_id, self.engine)
+        return None if seen is None else live_tag(seen.version, seen.rematch_id)
 
     def __call__(self, environ, start_response):
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             live = self.LIVE.fullmatch(environ.get("PATH_INFO", ""))
             if live is not None:
-                version = self.revision(live[1])
-                if version is not None and parse_etags(asked).contains_weak(str(version)):
-                    start_response("304 Not Modified", live_not_modified_headers(version))
+                tag = self.revision(live[1])
+                if tag is not None and parse_etags(asked).contains_weak(tag):
+                    start_response("304 Not Modified", live_not_modified_headers(tag))
                     return []
         return self.application(environ, start_response)
 
 
-def live_not_modified_headers(version: int) -> list[tuple[str, str]]:
+def live_tag(version: int, rematch_id: str | None) -> str:
+    """The ETag of what an open scoreboard shows: the game's revision, and once a rematch has started, the
+    rematch's id after it (`7-<id>`): starting a rematch changes what a finished game's scoreboard shows (the
+    way to the next game) but not the game's revision or its kept figures."""
+    return str(version) if rematch_id is None else f"{version}-{rematch_id}"
+
+
+def live_not_modified_headers(tag: str) -> list[tuple[str, str]]:
     """The headers of share.scoreboard_live's 304, wherever it is answered."""
-    return [("ETag", f'W/"{version}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+    return [("ETag", f'W/"{tag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
 
 
 # --- ETags from a game's revision ------------------------------------------------------------------

@@ -422,7 +422,9 @@ def rematch(game_id: str):
         )
     flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
     response = _start(game)
-    session["rematch"] = {"of": game_id, "game": response.location.rsplit("/", 1)[-1], "at": time.time()}
+    rematch_id = response.location.rsplit("/", 1)[-1]
+    store.mark_rematch(stored, rematch_id)  # the finished game's scoreboard takes its watchers there
+    session["rematch"] = {"of": game_id, "game": rematch_id, "at": time.time()}
     return response
 
 

@@ -127,6 +127,14 @@ def player_statistics(games: list[store.Stored]) -> list[PlayerStatistics]:
     return sorted(players.values(), key=lambda p: (-p.played, -p.won, p.name.casefold()))
 
 
+def counted_games(games: list[store.Stored]) -> list[store.Stored]:
+    """The games statistics count, each once: not a game with no hand yet (a rematch never played), nor a
+    restored copy of a game also among them (a copy and its original are one game: the original counts)."""
+    played = [stored for stored in games if stored.hand_count]
+    ids = {stored.id for stored in played}
+    return [stored for stored in played if stored.record.restored_from not in ids]
+
+
 def _all_kept_games() -> list[store.Stored]:
     """Every game this device keeps, newest first, with their hands read in one go."""
     ids = [row.id for row in rights.kept_games()]
@@ -144,8 +152,8 @@ def _all_kept_games() -> list[store.Stored]:
 @bp.get("/history/statistics")
 def statistics():
     """Each player's games played and won, average hand, special canastas and special hands, across this
-    device's games."""
-    games = _all_kept_games()
+    device's games, each counted once (counted_games)."""
+    games = counted_games(_all_kept_games())
     return render_template("history/statistics.html", players=player_statistics(games), games=len(games))
 
 

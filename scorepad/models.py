@@ -40,6 +40,8 @@ class GameRecord(db.Model):
     room_code: Mapped[str | None] = mapped_column(String(8))
     # The game this one was restored from, so a restored copy can be told from its original.
     restored_from: Mapped[str | None] = mapped_column(String(32))
+    # The game started as this one's rematch (the latest, if started twice): its scoreboard takes watchers there.
+    rematch_id: Mapped[str | None] = mapped_column(String(32))
     # The handover link's key is derived from this (docs/architecture.md); revoking raises it, so old links fail.
     handover_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Every figure of the game as of `figures_version`: reading a game reuses them until its next change.

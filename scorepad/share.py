@@ -13,7 +13,7 @@ from datetime import UTC
 import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
 from htmx_flask import request
-from jinja2_fragments.flask import render_block
+from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
 
 from . import delivery, rules, store
@@ -112,24 +112,37 @@ bp.add_app_template_filter(format_room_code, "room_code")
 # --- The scoreboard: read-only, the latest hand first, kept up to date by a cheap poll ----------------
 
 
-def _scoreboard_context(stored: store.Stored) -> dict:
-    """What the scoreboard shows: the scoresheet's figures, the latest hand first, nothing to change."""
+def _scoreboard_context(stored: store.Stored, seen: store.ScoreboardRevision) -> dict:
+    """What the scoreboard shows: the scoresheet's figures, the latest hand first, nothing to change, and once
+    the game is over the way to its rematch (if one has started and is still there)."""
     context = scoresheet_context(stored)
     context["rows"] = context["rows"][::-1]
-    version = stored.record.version
+    tag = delivery.live_tag(*seen)
+    rematch_url = None
+    if seen.rematch_id is not None and context["score"].finished and store.game_revision(seen.rematch_id) is not None:
+        rematch_url = url_for("share.scoreboard", game_id=seen.rematch_id)
     return {
         **context,
         "editable": False,
         "newest_first": True,
+        "live_tag": tag,
+        "rematch_url": rematch_url,
+        # Asked while the game is on, and once it is over until there is a rematch to follow.
+        "polls": rematch_url is None,
         "poll_seconds": POLL_SECONDS,
-        "poll_headers": {"If-None-Match": f'W/"{version}"'},
+        "poll_headers": {"If-None-Match": f'W/"{tag}"'},
     }
 
 
-def _page_tag(game_id: str, version: int) -> str:
-    """The scoreboard page's ETag: the game's revision and the app's build (a new deploy is never answered
-    with an old page)."""
-    return f"{game_id}-{version}-scoreboard-{current_app.config['BUILD_ID']}"
+def _seen(stored: store.Stored) -> store.ScoreboardRevision:
+    """What the scoreboard of a loaded game shows besides its figures (as store.scoreboard_revision reads it)."""
+    return store.ScoreboardRevision(stored.record.version, stored.record.rematch_id)
+
+
+def _page_tag(game_id: str, seen: store.ScoreboardRevision) -> str:
+    """The scoreboard page's ETag: the game's revision, its rematch and the app's build (a new deploy is never
+    answered with an old page)."""
+    return f"{game_id}-{delivery.live_tag(*seen)}-scoreboard-{current_app.config['BUILD_ID']}"
 
 
 def _not_modified(tag: str) -> Response:
@@ -144,40 +157,83 @@ def _tagged(response: Response, tag: str) -> Response:
 
 @bp.get("/games/<game_id>/scoreboard")
 def scoreboard(game_id: str):
-    """The read-only scoreboard for the other players; it keeps itself up to date while the game is on."""
+    """The read-only scoreboard for the other players; it keeps itself up to date while the game is on, and
+    leads to the rematch once one starts."""
     if request.htmx:  # an older scoreboard page still open, asking for its fragment: answered as before
         stored = load_or_404(game_id)
-        return render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
+        return render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored, _seen(stored)))
     if request.if_none_match:
-        version = store.game_revision(game_id)
-        if version is None:
+        seen = store.scoreboard_revision(game_id)
+        if seen is None:
             abort(404, NO_GAME)
-        if request.if_none_match.contains_weak(_page_tag(game_id, version)):
-            return _not_modified(_page_tag(game_id, version))
+        if request.if_none_match.contains_weak(_page_tag(game_id, seen)):
+            return _not_modified(_page_tag(game_id, seen))
     stored = load_or_404(game_id)
-    tag = _page_tag(game_id, stored.record.version)
+    seen = _seen(stored)
+    tag = _page_tag(game_id, seen)
     response = delivery.made_once(
-        (tag,), lambda: render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored))
+        (tag,), lambda: render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored, seen))
     )
     return _tagged(response, tag)
 
 
+# htmx's "stop polling" status: the answer is swapped in, and the element asks no more.
+STOP_POLLING = 286
+
+
 @bp.get("/games/<game_id>/scoreboard/live")
 def scoreboard_live(game_id: str):
-    """What an open scoreboard asks every POLL_SECONDS: 304 while the game's revision is the one it shows
-    (one small query: no hand loaded, nothing scored), else the scoreboard's figures to swap in."""
-    version = store.game_revision(game_id)
-    if version is None:
-        abort(404, NO_GAME)
-    if request.if_none_match.contains_weak(str(version)):  # as delivery.RevisionGate answers it before Flask
-        return Response(status=304, headers=delivery.live_not_modified_headers(version))
+    """What an open scoreboard asks every POLL_SECONDS: 304 while it shows the game as it is (one small query:
+    no hand loaded, nothing scored), else the scoreboard's figures to swap in; once a finished game's rematch has
+    started, the rematch's scoreboard, which the page then follows. A game deleted meanwhile: a line saying so,
+    and no more asking."""
+    seen = store.scoreboard_revision(game_id)
+    if seen is None:
+        if not request.htmx:
+            abort(404, NO_GAME)
+        # Put above the last figures the page has (they stay), with htmx's status to stop the poll.
+        response = make_response(render_block("share/scoreboard.html", "gone", fragment=True), STOP_POLLING)
+        response.headers["HX-Reswap"] = "beforebegin"
+        response.cache_control.no_store = True
+        return response
+    tag = delivery.live_tag(*seen)
+    if request.if_none_match.contains_weak(tag):  # as delivery.RevisionGate answers it before Flask
+        return Response(status=304, headers=delivery.live_not_modified_headers(tag))
+    if seen.rematch_id is not None:
+        followed = _follow_rematch(game_id, seen.rematch_id)
+        if followed is not None:
+            return _tagged(followed, tag)
 
     def make() -> Response:
         stored = load_or_404(game_id)
-        body = render_block("share/scoreboard.html", "scoresheet", fragment=True, **_scoreboard_context(stored))
+        body = render_block(
+            "share/scoreboard.html", "scoresheet", fragment=True, **_scoreboard_context(stored, _seen(stored))
+        )
         return make_response(body)
 
-    return _tagged(delivery.made_once(("live", version), make), str(version))
+    return _tagged(delivery.made_once(("live", tag), make), tag)
+
+
+def _follow_rematch(game_id: str, rematch_id: str) -> Response | None:
+    """The answer that takes an open scoreboard of a finished game to its rematch: the rematch's scoreboard block,
+    its heading out of band (the new room code and rules link), and the new address in place of the old one (no
+    new entry in the phone's history, so Back never lands on a page that moves on again). None if the game is
+    not finished (a hand deleted since) or the rematch is gone: the game's own block is answered then."""
+    stored = load_or_404(game_id)
+    if not stored.score.finished:
+        return None
+    try:
+        rematch = store.load_game(rematch_id)
+    except store.GameNotFound:
+        return None
+    context = _scoreboard_context(rematch, _seen(rematch))
+    previous_url = url_for("share.scoreboard", game_id=game_id)
+    body = render_blocks(
+        "share/scoreboard.html", ["scoresheet", "heading"], fragment=True, previous_url=previous_url, **context
+    )
+    response = make_response(body)
+    response.headers["HX-Replace-Url"] = url_for("share.scoreboard", game_id=rematch_id)
+    return response
 
 
 # --- The rules page: the game's own stored rules, in words and tables -------------------------------

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam
 from sqlalchemy.engine import Connection, Engine
@@ -244,6 +244,28 @@ def game_revision(game_id: str, engine: Engine | None = None) -> int | None:
         return None
     with glancing(engine) as connection:
         return connection.scalar(_REVISION, {"game_id": game_id})
+
+
+class ScoreboardRevision(NamedTuple):
+    """What an open scoreboard shows of a game, as one small query finds it: its revision, and the rematch it led
+    to (starting a rematch changes no figure of the game, so not its revision)."""
+
+    version: int
+    rematch_id: str | None
+
+
+_SCOREBOARD_REVISION = db.select(GameRecord.version, GameRecord.rematch_id).where(GameRecord.id == bindparam("game_id"))
+
+
+def scoreboard_revision(game_id: str, engine: Engine | None = None) -> ScoreboardRevision | None:
+    """A game's revision and its rematch's id, or None if there is no such game: one small query of the game's
+    row, no hand loaded, nothing scored (an unchanged scoreboard's poll, delivery.RevisionGate). `engine`: as
+    game_revision."""
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    with glancing(engine) as connection:
+        row = connection.execute(_SCOREBOARD_REVISION, {"game_id": game_id}).first()
+    return None if row is None else ScoreboardRevision(row.version, row.rematch_id)
 
 
 def glancing(engine: Engine | None = None) -> Connection:
@@ -539,6 +561,16 @@ def mark_restored(stored: Stored, original_id: str) -> None:
         return  # not an id this app makes: nothing worth keeping
     table = GameRecord.__table__
     db.session.execute(table.update().where(table.c.id == stored.id).values(restored_from=original_id))
+    db.session.commit()
+
+
+def mark_rematch(stored: Stored, rematch_id: str) -> None:
+    """Note the game started as this finished game's rematch, so its scoreboard takes watchers there.
+
+    Written past the ORM, as mark_restored: starting the next game is not a change to this one (its version and
+    kept figures stay); the scoreboard's poll finds it with the revision (scoreboard_revision)."""
+    table = GameRecord.__table__
+    db.session.execute(table.update().where(table.c.id == stored.id).values(rematch_id=rematch_id))
     db.session.commit()
 
 

@@ -216,6 +216,54 @@ def test_statistics_per_player_worked_out_by_hand(client):
     }
 
 
+def test_statistics_count_each_game_once_leaving_out_a_restored_copy_and_a_game_with_no_hand(client):
+    eve = keep(client, EVE_AND_ANN)
+    won = keep(client, US_WIN_AT_ONCE)
+    # The same finished game restored on this phone from its file (the original is here too): one game, not two.
+    exported = client.get(f"/games/{won}/export.json").get_data()
+    copy = restore(client, exported).headers["Location"].rsplit("/", 1)[1]
+    assert copy != won
+    # A rematch started and never played: no hand, no game to count.
+    assert client.post(f"/games/{won}/rematch").status_code == 303
+    assert len(rights_of(client)) == 4  # every one of them is on this phone
+    page = text(client.get("/history/statistics"))
+    assert "Each player across the 2 games on this phone" in page
+    assert "A game with no hand yet, and a restored copy of a game also on this phone, are not counted." in page
+    # columns: games, won, average hand, 7s canastas, aces canastas, wild canastas, special hands
+    assert statistics(client) == {
+        # US_WIN_AT_ONCE once: 1 game, won, 3,300 over 1 hand, its sevens canasta; and "ann" in EVE_AND_ANN:
+        # 2 games, 1 won, (3,300 − 80) / 2 hands = 1,610.
+        "Ann": ["2", "1", "1,610", "1", "0", "0", "0"],
+        "Cleo": ["1", "1", "3,300", "1", "0", "0", "0"],
+        # Them: 1 game, lost, −150 over 1 hand.
+        "Bea": ["1", "0", "−150", "0", "0", "0", "0"],
+        "Dot": ["1", "0", "−150", "0", "0", "0", "0"],
+        "Eve": ["1", "1", "1,000", "0", "0", "0", "0"],
+    }
+    assert eve  # kept first, so "Ann" (the newer games' spelling) is the name shown
+
+
+def test_statistics_of_games_with_no_hand_say_so(client):
+    keep(client, game_document())  # started, never played
+    page = text(client.get("/history/statistics"))
+    assert "Each player across the 0 games on this phone" in page
+    assert "No game on this phone has a hand yet." in page and statistics(client) == {}
+
+
+def test_a_restored_copy_counts_when_its_original_is_not_on_this_phone(app, client):
+    won = keep(client, US_WIN_AT_ONCE)
+    phone = app.test_client()
+    restore(phone, client.get(f"/games/{won}/export.json").get_data())
+    # The copy alone on this phone: the game counts once, as on the phone it came from.
+    one_game = {
+        "Ann": ["1", "1", "3,300", "1", "0", "0", "0"],
+        "Cleo": ["1", "1", "3,300", "1", "0", "0", "0"],
+        "Bea": ["1", "0", "−150", "0", "0", "0", "0"],
+        "Dot": ["1", "0", "−150", "0", "0", "0", "0"],
+    }
+    assert statistics(phone) == one_game and statistics(client) == one_game
+
+
 # --- The file of every game ---------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -238,13 +239,126 @@ def test_an_unchanged_poll_reads_the_revision_alone(app, client):
     assert "hands" not in statements[0] and "version" in statements[0]
 
 
-def test_a_finished_game_stops_the_poll(client):
+def claim(client, created: dict) -> None:
+    """This phone keeps the game's score (through its scoresheet link), as the scorekeeper's does."""
+    assert client.post(f"/games/{created['id']}/claim", data={"key": created["links"]["scoresheet"]}).status_code == 303
+
+
+def revision_of(client, game_id: str) -> int:
+    return client.get(f"/api/games/{game_id}").get_json()["revision"]
+
+
+def test_a_finished_games_scoreboard_asks_until_a_rematch_starts_then_takes_its_watchers_there(app, client):
     game_id, created, headers = new_game(client, target=1000)
-    page = client.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    claim(client, created)
+    watcher = app.test_client()
+    page = watcher.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
     assert 'hx-trigger="every 2s"' in page
-    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 reach 1,000
+    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 reach 1,000; Them 440: Us by 1,585 − 440 = 1,145
+    revision = revision_of(client, game_id)
+    page = watcher.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    assert "Us won</strong> by 1,145 points." in page
+    # Over, but still asking: the scorekeeper may start a rematch. Until then each poll is a bodiless 304.
+    assert 'hx-trigger="every 2s"' in page and f'"If-None-Match": "W/\\"{revision}\\""' in page
+    assert "If the scorekeeper starts a rematch, this scoreboard follows it." in page
+    for _ in range(2):
+        unchanged = poll(watcher, game_id, revision)
+        assert unchanged.status_code == 304 and unchanged.get_data() == b""
+
+    started = client.post(f"/games/{game_id}/rematch")
+    assert started.status_code == 303
+    rematch_id = started.headers["Location"].rsplit("/", 1)[1]
+    rematch = client.get(f"/api/games/{rematch_id}").get_json()
+    # Starting the rematch changed nothing of the finished game: its revision and figures are as they were.
+    finished = client.get(f"/api/games/{game_id}").get_json()
+    assert finished["revision"] == revision and finished["totals"] == [1585, 440]
+
+    followed = poll(watcher, game_id, revision)
+    assert followed.status_code == 200
+    assert followed.headers["HX-Replace-Url"] == f"/games/{rematch_id}/scoreboard"
+    fragment = followed.get_data(as_text=True)
+    # The rematch's block, asking about the rematch from now on; no hand yet, and Bea, after Ann, deals first.
+    assert fragment.lstrip().startswith('<div id="scoresheet"') and "<html" not in fragment
+    assert f'hx-get="/games/{rematch_id}/scoreboard/live"' in fragment
+    assert f'"If-None-Match": "W/\\"{rematch["revision"]}\\""' in fragment
+    assert "No hands yet." in fragment and "<strong>Bea</strong> deals" in fragment
+    assert fragment.count('<span class="total-figure">0</span>') == 2
+    # With the rematch's heading out of band: its own room code and rules, and the way back to the last game.
+    heading = fragment[fragment.index('<div id="scoreboard-heading"') :]
+    assert heading.startswith('<div id="scoreboard-heading" hx-swap-oob="true">')
+    code = rematch["room_code"]
+    assert f"{code[:3]} {code[3:]}" in heading and f'href="/games/{rematch_id}/rules"' in heading
+    assert "Rematch started: this scoreboard now follows the new game." in heading
+    assert f'<a href="/games/{game_id}/scoreboard">The last game' in heading
+    assert poll(watcher, rematch_id, rematch["revision"]).status_code == 304  # and it is unchanged since
+
+    # The finished game's scoreboard opened now offers the rematch in one tap, and asks no more.
+    page = watcher.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
+    assert "Us won</strong> by 1,145 points." in page
+    assert f'<a class="button primary wide" href="/games/{rematch_id}/scoreboard">Follow the rematch</a>' in page
+    assert "hx-trigger" not in page
+
+
+def test_a_rematch_deleted_before_the_watchers_follow_leaves_them_on_the_finished_game(app, client):
+    game_id, created, headers = new_game(client, target=1000)
+    claim(client, created)
+    add(client, game_id, headers, EXAMPLE_HAND)
+    revision = revision_of(client, game_id)
+    rematch_id = client.post(f"/games/{game_id}/rematch").headers["Location"].rsplit("/", 1)[1]
+    assert client.post(f"/games/{rematch_id}/delete").status_code == 303  # this phone started it: it may
+    answer = poll(app.test_client(), game_id, revision)
+    assert answer.status_code == 200 and "HX-Replace-Url" not in answer.headers
+    fragment = answer.get_data(as_text=True)
+    assert "Us won</strong> by 1,145 points." in fragment and "Follow the rematch" not in fragment
+    # It asks on, about the game as it is now (a 304 each time), in case another rematch starts.
+    tag = f"{revision}-{rematch_id}"
+    assert f'"If-None-Match": "W/\\"{tag}\\""' in fragment and answer.headers["ETag"] == f'W/"{tag}"'
+    again = app.test_client().get(
+        f"/games/{game_id}/scoreboard/live", headers={"If-None-Match": f'W/"{tag}"', "HX-Request": "true"}
+    )
+    assert again.status_code == 304
+
+
+def test_games_stored_before_the_rematch_link_have_none_and_their_scoreboards_ask_on(app, client):
+    """The migration that gives a game its rematch's id (e7a3c9d1f5b2) adds an empty column; its downgrade drops it."""
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import inspect
+
+    game_id, created, headers = new_game(client, target=1000)
+    add(client, game_id, headers, EXAMPLE_HAND)  # finished: Us 1,585, Them 440
+    revision = revision_of(client, game_id)
+    with app.app_context():
+        downgrade(revision="c4e8a2f6d0b3")  # as a server of the release before it
+        assert "rematch_id" not in {c["name"] for c in inspect(db.engine).get_columns("games")}
+        upgrade()
+        assert db.session.execute(db.text("SELECT rematch_id FROM games")).all() == [(None,)]
+    assert revision_of(client, game_id) == revision  # the game is as it was
     page = client.get(f"/games/{game_id}/scoreboard").get_data(as_text=True)
-    assert "Us won</strong> by 1,145 points." in page and "hx-trigger" not in page
+    assert "Us won</strong> by 1,145 points." in page and 'hx-trigger="every 2s"' in page
+    assert poll(client, game_id, revision).status_code == 304
+
+
+def test_the_poll_of_a_deleted_game_says_so_and_stops(client):
+    """htmx stops polling on a 286 and puts the line above the figures the page has; no error, no more asking."""
+    copy = client.post(
+        "/games/import",
+        data={"document": (io.BytesIO(json.dumps(game_document()).encode()), "game.json")},
+        content_type="multipart/form-data",
+    )
+    game_id = copy.headers["Location"].rsplit("/", 1)[1]  # restored here: this phone may delete it
+    revision = revision_of(client, game_id)
+    assert poll(client, game_id, revision).status_code == 304
+    assert client.post(f"/games/{game_id}/delete").status_code == 303
+    gone = poll(client, game_id, revision)
+    assert gone.status_code == 286 and gone.headers["HX-Reswap"] == "beforebegin"
+    assert "no-store" in gone.headers["Cache-Control"]
+    line = re.sub(r"\s+", " ", gone.get_data(as_text=True)).strip()
+    assert line.startswith('<p class="flash flash-error" role="status">') and "<html" not in line
+    assert (
+        "The scorekeeper deleted this game: the scores below are the last this phone received, "
+        "and they will not change." in line
+    )
+    assert '<a href="/join">Join another game</a>' in line
 
 
 def test_the_poll_of_an_unknown_game_is_a_404(client):

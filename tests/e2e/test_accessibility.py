@@ -253,8 +253,17 @@ def test_a_finished_game_settled_up_has_no_axe_fault(page: Page, live_server: st
     expect(page.locator("#settle .field-error")).to_be_visible()
     check(page, scheme, problems)
 
-    page.goto(live_server + page.get_by_role("link", name="Scoreboard link").get_attribute("href"))
+    game_url = page.url.split("#")[0]
+    scoreboard_url = live_server + page.get_by_role("link", name="Scoreboard link").get_attribute("href")
+    page.goto(scoreboard_url)
     expect(page.locator(".winner")).to_contain_text("Us won")
+    check(page, scheme, problems)
+    # Once the rematch has started, the finished game's scoreboard offers it.
+    page.goto(game_url)
+    page.get_by_role("button", name="Rematch").click()
+    expect(page.locator(".flash")).to_contain_text("Rematch started")
+    page.goto(scoreboard_url)
+    expect(page.get_by_role("link", name="Follow the rematch")).to_be_visible()
     check(page, scheme, problems)
     page.goto(live_server + "/")
     expect(page.get_by_role("heading", name="Finished games")).to_be_visible()

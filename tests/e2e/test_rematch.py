@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from conftest import name_the_players
+
+LIVE = 3000  # ms: what the scorekeeper does shows on the other players' scoreboards within 3 seconds
+MINUS = "\u2212"
 
 
 def start_short_game(page: Page, live_server: str) -> None:
@@ -72,3 +75,57 @@ def test_a_rematch_starts_the_same_table_with_the_next_dealer(page: Page, live_s
     for label in ("Player 1 of side 1", "Player 2 of side 1", "Player 1 of side 2", "Player 2 of side 2"):
         assert page.get_by_label(label, exact=True).evaluate(offered) == ["Ann", "Cleo", "Bea", "Dot"], label
     assert page.get_by_label("Side 1 name", exact=True).evaluate(offered) == ["Us", "Them"]
+
+
+def test_a_watcher_of_the_finished_game_is_taken_to_the_rematch(
+    page: Page, live_server: str, browser: Browser, browser_context_args: dict
+):
+    start_short_game(page, live_server)
+    game_url = page.url.split("#")[0]
+    viewer_context = browser.new_context(**browser_context_args)
+    try:
+        viewer = viewer_context.new_page()
+        viewer.goto(game_url + "/scoreboard")
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+        win_in_one_hand(page)
+        expect(viewer.locator(".winner")).to_have_text("Us won by 1,435 points.", timeout=LIVE)
+        expect(viewer.locator("#scoresheet")).to_contain_text(
+            "If the scorekeeper starts a rematch, this scoreboard follows it."
+        )
+        viewer.evaluate("window.sameScoreboard = true")  # gone if the page were ever reloaded
+        # The game is over and the scoreboard still asks: a 304 while nothing has changed.
+        with viewer.expect_response(lambda r: r.url.endswith("/scoreboard/live") and r.status == 304, timeout=LIVE):
+            pass
+
+        page.get_by_role("button", name="Rematch").tap()
+        expect(page.locator(".flash")).to_have_text("Rematch started: Bea deals first.")
+        rematch_url = page.url.split("#")[0]
+        assert rematch_url != game_url
+        code = page.locator(".join-panel .room-code").inner_text().replace("Room code:", "").strip()
+
+        # Within 3 seconds the watcher's scoreboard is the rematch's: its address, room code and figures.
+        expect(viewer).to_have_url(rematch_url + "/scoreboard", timeout=LIVE)
+        expect(viewer.locator(".rules-line")).to_contain_text(f"room {code}")
+        expect(viewer.get_by_role("status").filter(has_text="Rematch started")).to_have_text(
+            "Rematch started: this scoreboard now follows the new game. The last game's final scores"
+        )
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+        expect(viewer.locator(".next-deal")).to_contain_text("Hand 1: Bea deals")
+        expect(viewer.locator(".winner")).to_have_count(0)
+        expect(viewer.locator("form, button")).to_have_count(0)
+
+        # It follows the rematch as it did the last game: hand 1, dealt by Bea, as before Us 1,340, Them −95.
+        win_in_one_hand(page)
+        expect(viewer.locator(".total-figure")).to_have_text(["1,340", f"{MINUS}95"], timeout=LIVE)
+        expect(viewer.locator("#hand-1 .dealer")).to_have_text("Bea dealt")
+        assert viewer.evaluate("window.sameScoreboard === true"), "the scoreboard was reloaded"
+
+        # The last game is a tap away, and from it the rematch again.
+        viewer.get_by_role("link", name="The last game's final scores").tap()
+        expect(viewer).to_have_url(game_url + "/scoreboard")
+        expect(viewer.locator(".winner")).to_have_text("Us won by 1,435 points.")
+        viewer.get_by_role("link", name="Follow the rematch").tap()
+        expect(viewer).to_have_url(rematch_url + "/scoreboard")
+        expect(viewer.locator(".total-figure")).to_have_text(["1,340", f"{MINUS}95"])
+    finally:
+        viewer_context.close()

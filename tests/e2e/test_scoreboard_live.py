@@ -117,3 +117,34 @@ def test_the_qr_code_is_the_scoreboard_link(page: Page, live_server: str, browse
         expect(viewer.locator("form, button")).to_have_count(0)
     finally:
         viewer_context.close()
+
+
+def test_a_scoreboard_whose_game_is_deleted_says_so_and_keeps_the_last_figures(
+    page: Page, live_server: str, browser: Browser, browser_context_args: dict
+):
+    start_game(page, live_server)
+    game_url = page.url.split("#")[0]
+    viewer_context = browser.new_context(**browser_context_args)
+    try:
+        viewer = viewer_context.new_page()
+        errors: list[str] = []
+        viewer.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        viewer.goto(game_url + "/scoreboard")
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+        with viewer.expect_response(lambda r: r.url.endswith("/scoreboard/live") and r.status == 304, timeout=LIVE):
+            pass
+
+        page.goto(game_url + "/delete")
+        with viewer.expect_response(lambda r: r.url.endswith("/scoreboard/live") and r.status == 286, timeout=LIVE):
+            page.get_by_role("button", name="Delete the game").click()
+            expect(page.locator(".flash")).to_have_text("Game deleted: Us v Them.")
+        expect(viewer.locator(".flash-error")).to_have_text(
+            "The scorekeeper deleted this game: the scores below are the last this phone received, and they will "
+            "not change. Join another game"
+        )
+        # The last figures stay under it, and htmx took the answer without an error.
+        expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
+        expect(viewer.locator(".flash-error")).to_have_count(1)
+        assert errors == []
+    finally:
+        viewer_context.close()
