@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
+
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from . import delivery, document, store
@@ -91,6 +95,30 @@ def _with_etag(response, stored: store.Stored):
     """The answer with the game's revision as its ETag (what If-Match names)."""
     response.set_etag(str(stored.record.version))
     return response
+
+
+# The API described for tools (OpenAPI 3.1), written by hand beside this module: docs/api.md says it in words.
+OPENAPI_DOCUMENT = Path(__file__).with_name("openapi.json")
+# How long a client or a proxy may keep it without asking again; a deploy that changes it changes its ETag.
+OPENAPI_MAX_AGE = 60 * 60
+
+
+@functools.cache
+def _openapi() -> tuple[bytes, str]:
+    """The OpenAPI document as served, and its ETag (a hash of it): read once per process."""
+    body = OPENAPI_DOCUMENT.read_bytes()
+    return body, hashlib.sha256(body).hexdigest()[:16]
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI 3.1 document of this API: kept an hour, then asked again with its ETag (304 if unchanged)."""
+    body, tag = _openapi()
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(tag)
+    response.cache_control.public = True
+    response.cache_control.max_age = OPENAPI_MAX_AGE
+    return response.make_conditional(request)
 
 
 def _json_body():
