@@ -172,6 +172,13 @@ def get_game(game_id: str):
     return delivery.strong_tag(response, str(revision))
 
 
+def _remembered_etag(response, body: dict):
+    """A remembered answer with the ETag it was first sent with: the revision its document gives."""
+    if "revision" in body:  # an answer remembered before documents carried it has none
+        response.set_etag(str(body["revision"]))
+    return response
+
+
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str):
     """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
@@ -184,17 +191,14 @@ def add_hand(game_id: str):
         previous = store.remembered_answer(stored, key)
         if previous is not None:
             current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
-            return jsonify(previous.body), previous.status
+            return _remembered_etag(jsonify(previous.body), previous.body), previous.status
     data = _json_body()
     attempt = 1
     while True:
         try:
             if key:
                 status, body = store.add_hand_once(stored, data, key)
-                response = jsonify(body)
-                if "revision" in body:  # an answer remembered before documents carried it has none
-                    response.set_etag(str(body["revision"]))
-                return response, status
+                return _remembered_etag(jsonify(body), body), status
             changed = store.add_hand(stored, data)
             return _with_etag(jsonify(changed.document()), changed), 201
         except store.EditConflict:
