@@ -1,6 +1,7 @@
 """The API describes itself: the OpenAPI 3.1 document at /api/openapi.json, valid, and true to the live app.
 
-schemathesis drives the live app (a fresh database from the `app` fixture) from that document: every call it
+Every game and hand of tests/vectors/rules.json is sent through the API and each answer checked against the
+document. Then schemathesis drives the live app (a fresh database from the `app` fixture) from it: every call it
 makes must answer without a server error, with a status the document lists for that call and a body its schema
 allows. Most calls name a real game, with its edit token, so they reach the rules and the database, not only 404
 and 403.
@@ -11,11 +12,15 @@ from __future__ import annotations
 import collections
 import json
 import zlib
+from pathlib import Path
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -63,6 +68,83 @@ def test_the_openapi_document_describes_every_api_route(app):
         for method in rule.methods - {"HEAD", "OPTIONS"}
     }
     assert described == routes
+
+
+# --- Every game and hand of the rule vectors, through the API, answered as the document says -------------------
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "rules.json").read_text())
+OPENAPI = json.loads(api.OPENAPI_DOCUMENT.read_text())
+REGISTRY = Registry().with_resource("urn:scorepad:openapi", Resource.from_contents(OPENAPI, DRAFT202012))
+
+
+def conforms(instance, schema: dict, what: str) -> None:
+    """Fail with every breach if `instance` is not what `schema` (of the document, or a $ref into it) allows."""
+    validator = OAS31Validator(schema, registry=REGISTRY)
+    breaches = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]
+    assert not breaches, (what, breaches)
+
+
+def schema_named(name: str) -> dict:
+    return {"$ref": f"urn:scorepad:openapi#/components/schemas/{name}"}
+
+
+def resolved(item: dict, kind: str) -> dict:
+    """A response or a header of the document, its $ref (to components) followed."""
+    return OPENAPI["components"][kind][item["$ref"].rsplit("/", 1)[1]] if "$ref" in item else item
+
+
+def answers_as_documented(response, method: str, path: str, what: str) -> None:
+    """The answer's status is one the document lists for this call, with its headers and a body its schema allows."""
+    listed = OPENAPI["paths"][path][method]["responses"]
+    assert str(response.status_code) in listed, (what, method, path, response.status_code, response.get_json())
+    answer = resolved(listed[str(response.status_code)], "responses")
+    for name, header in answer.get("headers", {}).items():
+        if resolved(header, "headers").get("required"):
+            assert name in response.headers, (what, method, path, response.status_code, name)
+    schema = answer["content"]["application/json"]["schema"]
+    conforms(response.get_json(), {"$ref": "urn:scorepad:openapi" + schema["$ref"]}, what)
+
+
+def vector_document(vector: dict) -> dict:
+    return {
+        "format": "scorepad-game",
+        "version": 1,
+        "rules": VECTORS["rule_sets"][vector["rules"]],
+        "sides": vector["sides"],
+        "first_dealer": vector["first_dealer"],
+        "hands": vector["hands"],
+    }
+
+
+def test_every_vector_game_is_sent_and_answered_as_the_document_says(client):
+    # tests/vectors/rules.json: every preset, table size and table rule, and every kind of entry.
+    for vector in VECTORS["games"]:
+        document = vector_document(vector)
+        conforms(document, schema_named("GameInput"), vector["name"])
+        created = client.post("/api/games", json=document)
+        assert created.status_code == 201, (vector["name"], created.get_json())
+        answers_as_documented(created, "post", "/api/games", vector["name"])
+        read = client.get(f"/api/games/{created.get_json()['id']}")
+        answers_as_documented(read, "get", "/api/games/{game_id}", vector["name"])
+
+
+def test_every_vector_hand_is_sent_and_answered_as_the_document_says(client):
+    # Hands the rules take and hands each of their checks refuses, each added to (or put in) its own game.
+    for vector in VECTORS["checks"]:
+        created = client.post("/api/games", json=vector_document(vector))
+        assert created.status_code == 201, (vector["name"], created.get_json())
+        game_id, auth = created.get_json()["id"], {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
+        if vector["position"] != len(vector["hands"]):  # in place of a hand, or one the game does not have (404)
+            path, accepted = f"/api/games/{game_id}/hands/{vector['position']}", 200
+            response = client.put(path, json=vector["hand"], headers=auth)
+            answers_as_documented(response, "put", "/api/games/{game_id}/hands/{n}", vector["name"])
+        else:
+            path, accepted = f"/api/games/{game_id}/hands", 201
+            response = client.post(path, json=vector["hand"], headers=auth)
+            answers_as_documented(response, "post", "/api/games/{game_id}/hands", vector["name"])
+        assert (response.status_code == accepted) == (not vector["expected"]), (vector["name"], response.status_code)
+        if response.status_code == accepted:  # a hand the app takes is one the document describes
+            conforms(vector["hand"], schema_named("HandInput"), vector["name"])
 
 
 # --- schemathesis against the live app ---------------------------------------------------------------------
