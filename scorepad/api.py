@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
+
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from . import delivery, document, store
@@ -93,6 +97,30 @@ def _with_etag(response, stored: store.Stored):
     return response
 
 
+# The API described for tools (OpenAPI 3.1), written by hand beside this module: docs/api.md says it in words.
+OPENAPI_DOCUMENT = Path(__file__).with_name("openapi.json")
+# How long a client or a proxy may keep it without asking again; a deploy that changes it changes its ETag.
+OPENAPI_MAX_AGE = 60 * 60
+
+
+@functools.cache
+def _openapi() -> tuple[bytes, str]:
+    """The OpenAPI document as served, and its ETag (a hash of it): read once per process."""
+    body = OPENAPI_DOCUMENT.read_bytes()
+    return body, hashlib.sha256(body).hexdigest()[:16]
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI 3.1 document of this API: kept an hour, then asked again with its ETag (304 if unchanged)."""
+    body, tag = _openapi()
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(tag)
+    response.cache_control.public = True
+    response.cache_control.max_age = OPENAPI_MAX_AGE
+    return response.make_conditional(request)
+
+
 def _json_body():
     return document.load_json(request.get_data())
 
@@ -144,6 +172,13 @@ def get_game(game_id: str):
     return delivery.strong_tag(response, str(revision))
 
 
+def _remembered_etag(response, body: dict):
+    """A remembered answer with the ETag it was first sent with: the revision its document gives."""
+    if "revision" in body:  # an answer remembered before documents carried it has none
+        response.set_etag(str(body["revision"]))
+    return response
+
+
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str):
     """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
@@ -156,17 +191,14 @@ def add_hand(game_id: str):
         previous = store.remembered_answer(stored, key)
         if previous is not None:
             current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
-            return jsonify(previous.body), previous.status
+            return _remembered_etag(jsonify(previous.body), previous.body), previous.status
     data = _json_body()
     attempt = 1
     while True:
         try:
             if key:
                 status, body = store.add_hand_once(stored, data, key)
-                response = jsonify(body)
-                if "revision" in body:  # an answer remembered before documents carried it has none
-                    response.set_etag(str(body["revision"]))
-                return response, status
+                return _remembered_etag(jsonify(body), body), status
             changed = store.add_hand(stored, data)
             return _with_etag(jsonify(changed.document()), changed), 201
         except store.EditConflict:

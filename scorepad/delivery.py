@@ -252,7 +252,7 @@ def revision_match(version: int) -> str | None:
     """The tag in If-None-Match naming this revision of a game, as the API's ETag gives it: the revision, with
     the suffix compression adds to a strong ETag (`3`, `3:br`, `3:gzip`); None if there is none."""
     for tag in request.if_none_match.as_set(include_weak=True):
-        if tag.split(":", 1)[0] == str(version):
+        if tag and tag.split(":", 1)[0] == str(version):  # an empty tag ("") is read as None: it names nothing
             return tag
     return None
 
@@ -260,7 +260,7 @@ def revision_match(version: int) -> str | None:
 def names_revision(etags: ETags, version: int) -> bool:
     """Whether If-Match names this revision of a game, as the API's ETag gives it: `"7"`, or `"7:br"` and
     `"7:gzip"` as compression marks it (a strong ETag names one encoding of the answer)."""
-    return etags.star_tag or any(tag.split(":", 1)[0] == str(version) for tag in etags.as_set())
+    return etags.star_tag or any(tag and tag.split(":", 1)[0] == str(version) for tag in etags.as_set())
 
 
 def not_modified(tag: str, vary: Iterable[str] = (), weak: bool = True) -> Response:

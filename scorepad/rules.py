@@ -463,7 +463,8 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
         preset=full["preset"],
         target=full["target"],
         tie=full["tie"],
-        minimum_counts=tuple(Band(band["from"], band["minimum"]) for band in full["minimum_counts"]),
+        # A first band sent without "from" is the band from null (make_rules refuses a later one without it).
+        minimum_counts=tuple(Band(band.get("from"), band["minimum"]) for band in full["minimum_counts"]),
         canastas_to_go_out=full["canastas_to_go_out"],
         count_without_canasta=full["count_without_canasta"],
         threes=tuple(full["threes"]),

@@ -1119,3 +1119,53 @@ def test_the_document_says_when_the_game_was_created_and_last_changed(client):
         f"/api/games/{created['id']}/hands", json={"sides": [{"count": -50}, {"count": -60}]}, headers=headers
     ).get_json()
     assert changed["created"] == created["created"] and changed["updated"] >= created["updated"]
+
+
+# ---------------------------------------------------------------------------
+# Defects schemathesis found (tests/test_openapi.py), each pinned here
+# ---------------------------------------------------------------------------
+
+
+def test_a_first_minimum_count_band_without_from_is_the_band_from_null(client):
+    # "from" left out is "from": null, as for any key left out; the first band covers every lower score.
+    body = create(client, game_document(minimum_counts=[{"minimum": 100}, {"from": 3000, "minimum": 150}]))
+    assert body["rules"]["minimum_counts"] == [{"from": None, "minimum": 100}, {"from": 3000, "minimum": 150}]
+    assert body["min_count"] == [100, 100]
+
+
+def test_a_later_minimum_count_band_without_from_is_refused_naming_it(client, app):
+    response = client.post(
+        "/api/games", json=game_document(minimum_counts=[{"from": None, "minimum": 100}, {"minimum": 150}])
+    )
+    assert error_fields(response, 422) == ["rules.minimum_counts.1.from"]
+    assert stored_games(app) == 0
+
+
+@pytest.mark.parametrize("tag", ['""', 'W/""', '"", "nope"'])
+def test_an_empty_etag_in_if_none_match_names_no_revision(client, api_game, tag):
+    game_id, _, _ = api_game
+    response = client.get(f"/api/games/{game_id}", headers={"If-None-Match": tag})
+    assert response.status_code == 200
+    assert response.get_json()["id"] == game_id
+
+
+def test_an_empty_etag_in_if_match_names_no_revision(client, api_game):
+    game_id, _, auth = api_game
+    assert client.post(f"/api/games/{game_id}/hands", json=QUIET, headers=auth).status_code == 201
+    put = client.put(f"/api/games/{game_id}/hands/0", json=LATE, headers={**auth, "If-Match": '""'})
+    assert_plain_error(put, 412)
+    delete = client.delete(f"/api/games/{game_id}/hands/0", headers={**auth, "If-Match": '""'})
+    assert_plain_error(delete, 412)
+    assert get(client, game_id)["totals"] == [1300, 350]  # QUIET, unchanged
+
+
+def test_a_replayed_idempotency_key_answers_with_the_etag_of_its_first_answer(client, api_game):
+    game_id, _, auth = api_game
+    headers = {**auth, "Idempotency-Key": "hand-1"}
+    first = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=headers)
+    client.post(f"/api/games/{game_id}/hands", json=QUIET, headers=auth)  # the game moves on to revision 3
+    again = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.headers["ETag"] == '"2"'  # created at 1, this hand made it 2
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert again.get_json()["revision"] == 2
