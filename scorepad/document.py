@@ -85,21 +85,32 @@ def _not_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # NaN and Infinity: Python's extension, not JSON
 
 
-def _broken_text(data: Any) -> bool:
-    """Whether any text in the JSON (keys included) holds half of a character (a lone \\ud800 escape).
+# No game, hand, file of games or rules file is nested more than 10 deep (a file of games: the file, its games, a
+# game, its hands, a hand, its sides, a side, its counting grid, the cards melded). Deeper JSON is refused before
+# any of it is read: code that walks it could run out of stack.
+MOST_DEPTH = 20
+TOO_DEEP = (
+    "This isn't a Scorepad game, hand or rules file: it is nested too deep "
+    f"(lists or objects inside each other more than {MOST_DEPTH} times)."
+)
 
-    Such text can't be written back out as UTF-8, so a page showing it would fail.
-    """
-    pending = [data]
+
+def _text_problem(data: Any) -> str | None:
+    """What is wrong with JSON as read, before it is looked at: nested too deep, or text (keys included) holding
+    half of a character (a lone \\ud800 escape, which can't be written back out as UTF-8, so a page showing it
+    would fail). None: nothing."""
+    pending = [(data, 1)]
     while pending:
-        item = pending.pop()
+        item, depth = pending.pop()
         if isinstance(item, str):
             items: Any = (item,)
+        elif isinstance(item, dict | list) and depth > MOST_DEPTH:
+            return TOO_DEEP
         elif isinstance(item, dict):
             items = item.keys()
-            pending.extend(item.values())
+            pending.extend((value, depth + 1) for value in item.values())
         elif isinstance(item, list):
-            pending.extend(item)
+            pending.extend((value, depth + 1) for value in item)
             continue
         else:
             continue
@@ -107,18 +118,22 @@ def _broken_text(data: Any) -> bool:
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError:
-                return True
-    return False
+                return "This isn't a Scorepad game or hand: some of its text is garbled (half a character)."
+    return None
 
 
 def load_json(text: str | bytes) -> Any:
-    """JSON from a request body or a file; FormatError (400) for anything that isn't JSON."""
+    """JSON from a request body or a file; FormatError (400) for anything that isn't JSON, or is nested too deep
+    (MOST_DEPTH)."""
     try:
         data = json.loads(text, parse_constant=_not_json_constant)
-    except (ValueError, RecursionError):  # ValueError covers bad JSON, bad UTF-8 and numbers of 4,300+ digits
+    except RecursionError:  # far deeper than MOST_DEPTH
+        raise FormatError(TOO_DEEP) from None
+    except ValueError:  # bad JSON, bad UTF-8 and numbers of 4,300+ digits
         raise FormatError("This isn't a Scorepad game or hand: it is not a JSON document.") from None
-    if _broken_text(data):
-        raise FormatError("This isn't a Scorepad game or hand: some of its text is garbled (half a character).")
+    problem = _text_problem(data)
+    if problem:
+        raise FormatError(problem)
     return data
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -512,3 +513,89 @@ def test_any_game_file_with_one_value_replaced_is_restored_or_refused_in_words(a
 @given(raw=st.binary(max_size=200))
 def test_any_bytes_restored_on_the_home_page_are_refused_in_words(app, raw):
     assert restore(app, raw).status_code == 422
+
+
+# --- Abuse (issue 15): whatever arrives, an answer in words, never a 500 ----------------------------------
+
+
+def start_page_game(client) -> str:
+    """A game started on the new-game page: its id (this client keeps its edit rights)."""
+    sides = {"side0_name": "Us", "side1_name": "Them", "player0_0": "Ann", "player0_1": "Cleo"}
+    form = {"preset": "modern", "players": "4", **sides, "player1_0": "Bea", "player1_1": "Dot", "first_dealer": "0"}
+    response = client.post("/games", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def page_words(response) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
+
+
+@pytest.mark.parametrize("page", ["9223372036854775807", "1" + "0" * 40, "-9223372036854775809"])
+def test_a_history_page_far_past_the_last_shows_the_last_page(client, page):
+    game_id = start_page_game(client)
+    response = client.get(f"/history?page={page}")
+    assert response.status_code == 200
+    assert f"/games/{game_id}" in response.get_data(as_text=True)
+
+
+def nested(depth: int) -> str:
+    """JSON arrays nested `depth` deep."""
+    return "[" * depth + "]" * depth
+
+
+def deep_in(document: dict, depth: int) -> str:
+    """The document with a value nested `depth` deep under its first hand's first side."""
+    raw = as_json(document)
+    return raw.replace('"red_threes": 1', '"red_threes": ' + nested(depth), 1)
+
+
+DEEP_WORDS = "nested too deep"
+
+
+@pytest.mark.parametrize("depth", [30, 1000, 100_000])
+def test_json_nested_too_deep_is_refused_with_400_in_words_at_every_door(client, app, depth):
+    assert '"red_threes": 1' in as_json(MODERN_GAME)
+    response = client.post("/api/games", data=deep_in(MODERN_GAME, depth), content_type="application/json")
+    assert response.status_code == 400 and DEEP_WORDS in response.get_json()["errors"][0]["message"]
+    game_id, headers = new_game_with_a_hand(client)
+    hand = deep_in(MODERN_HAND, depth)
+    for method in (client.post, client.put):
+        url = f"/api/games/{game_id}/hands" + ("/0" if method == client.put else "")
+        response = method(url, data=hand, content_type="application/json", headers=headers)
+        assert response.status_code == 400 and DEEP_WORDS in response.get_json()["errors"][0]["message"]
+    # The phone's queue: a game this client keeps, a body too deep.
+    kept = start_page_game(client)
+    body = '{"hand": ' + hand + ', "base_version": 1, "position": 0}'
+    response = client.post(
+        f"/sync/games/{kept}/hands", data=body, content_type="application/json", headers={"Idempotency-Key": "k1"}
+    )
+    assert response.status_code == 400 and DEEP_WORDS in response.get_json()["reason"]
+    # Restoring a game, a file of every game, a rules file.
+    response = restore(app, deep_in(MODERN_GAME, depth).encode())
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+    every = '{"format": "scorepad-games", "version": 1, "games": [' + deep_in(MODERN_GAME, depth) + "]}"
+    response = restore(app, every.encode())
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+    rules_file = '{"format": "scorepad-rules", "version": 1, "rule_sets": [{"name": "Deep", "rules": ' + nested(depth)
+    rules_file += "}]}"
+    response = client.post(
+        "/rules/import",
+        data={"rules_file": (io.BytesIO(rules_file.encode()), "rules.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+
+
+def test_json_as_deep_as_a_game_file_is_read(app):
+    every = {"format": "scorepad-games", "version": 1, "games": [MODERN_GAME, CLASSIC_GAME], "rule_sets": []}
+    assert restore(app, as_json(every).encode()).status_code == 303
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "x." + "b" * 200, "a..b"])
+def test_a_host_name_that_cannot_be_one_is_refused_in_words(client, host):
+    page = client.get("/", headers={"Host": host})
+    assert page.status_code == 400 and page.mimetype == "text/html"
+    assert "server name" in page_words(page)
+    api = client.get("/api/games/nope", headers={"Host": host})
+    assert api.status_code == 400 and "server name" in api.get_json()["errors"][0]["message"]
