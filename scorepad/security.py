@@ -59,7 +59,11 @@ SECURITY_HEADERS = {
 }
 # Pages that carry a key in their content (the handover link's page) or take one: never kept by a browser's
 # cache, a proxy or the service worker. A view elsewhere calls carries_key(); any address with ?key= is one too.
-KEY_ENDPOINTS = frozenset({"games.handover", "games.claim"})
+KEY_ENDPOINTS = frozenset({"games.handover", "games.claim", "api.create_game"})  # the last: the new edit token
+# Over https (straight, or through a trusted proxy): browsers come back over https only for a year. This host only:
+# another site under the same domain is not Scorepad's to decide for. Never sent over plain http (browsers
+# ignore it there, and it would tell a proxy's http hop to lie).
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def carries_key() -> None:
@@ -69,15 +73,20 @@ def carries_key() -> None:
 
 class SecurityHeaders:
     """WSGI middleware: the headers of SECURITY_HEADERS on every answer, static files (served by WhiteNoise, past
-    Flask) included; an answer that sets one itself keeps its own."""
+    Flask) included, and Strict-Transport-Security on those sent over https; an answer that sets one itself keeps
+    its own."""
 
     def __init__(self, application):
         self.application = application
 
     def __call__(self, environ, start_response):
+        wanted = dict(SECURITY_HEADERS)
+        if environ.get("wsgi.url_scheme") == "https":  # as the trusted proxies said (ProxyFix runs first)
+            wanted["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
+
         def with_headers(status, headers, exc_info=None):
             present = {name.lower() for name, _ in headers}
-            headers = list(headers) + [(k, v) for k, v in SECURITY_HEADERS.items() if k.lower() not in present]
+            headers = list(headers) + [(k, v) for k, v in wanted.items() if k.lower() not in present]
             return start_response(status, headers, exc_info)
 
         return self.application(environ, with_headers)

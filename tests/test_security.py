@@ -116,6 +116,39 @@ def test_a_page_that_carries_a_key_is_never_stored_by_a_cache(client):
     assert "no-store" not in client.get(f"/games/{game_id}").headers.get("Cache-Control", "")
 
 
+
+def test_the_answer_that_holds_a_new_games_edit_token_is_never_stored_by_a_cache(client):
+    created = client.post("/api/games", json=game_document())
+    assert created.status_code == 201 and created.get_json()["edit_token"]
+    assert created.headers["Cache-Control"] == "no-store"
+    # The game's document holds no token: it may be kept, and checked again before each use.
+    assert "no-store" not in client.get(created.headers["Location"]).headers.get("Cache-Control", "")
+
+
+HSTS = "Strict-Transport-Security"
+
+
+def test_strict_transport_security_only_over_https(make_app):
+    behind_proxy = make_app(TRUSTED_PROXIES=1, RATELIMIT_ENABLED=False).test_client()
+    with behind_proxy.application.test_request_context():
+        from flask import url_for
+
+        static = url_for("static", filename="css/scorepad.css")
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.1"}
+    for path in ("/", static, "/api/games/nothing-here"):
+        over_https = behind_proxy.get(path, headers=forwarded)
+        over_https.close()
+        assert over_https.headers[HSTS] == "max-age=31536000", path  # a year, this host only
+        plain = behind_proxy.get(path)
+        plain.close()
+        assert HSTS not in plain.headers, path
+    # Straight to the app over https (no proxy): the same.
+    direct = make_app(RATELIMIT_ENABLED=False).test_client()
+    assert direct.get("/", base_url="https://localhost").headers[HSTS] == "max-age=31536000"
+    assert HSTS not in direct.get("/").headers
+    # A client's own X-Forwarded-Proto is not believed without a trusted proxy (FLASK_TRUSTED_PROXIES=0).
+    assert HSTS not in direct.get("/", headers=forwarded).headers
+
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 INLINE_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|style|hx-on[:\w-]*)\s*=", re.I)
 
