@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from scorepad import create_app, store
+from scorepad.security import STRICT_TRANSPORT_SECURITY
 from scorepad.models import GameRecord, IdempotentRequest, db
 from tests.conftest import game_document
 
@@ -357,6 +363,59 @@ def test_without_a_trusted_proxy_a_forwarded_https_is_not_believed(make_app):
     always = make_app(RATELIMIT_ENABLED=False, SESSION_COOKIE_SECURE=True).test_client()
     assert "; Secure" in session_cookie(always.post("/games", data=NEW_GAME))
 
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]:
+    """Start the Procfile's web command (gunicorn, one worker, on 127.0.0.1) with FLASK_TRUSTED_PROXIES as given,
+    ask for the home page as a client claiming https would, and give the answer's headers."""
+    with open(os.path.join(ROOT, "Procfile")) as procfile:
+        command = next(line[len("web:") :] for line in procfile if line.startswith("web:"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+        "SECRET_KEY": "test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'procfile.sqlite'}",
+        "FLASK_TRUSTED_PROXIES": trusted_proxies,
+        "FLASK_RATELIMIT_ENABLED": "false",
+    }
+    command = command.replace("0.0.0.0:", "127.0.0.1:")  # only ever listen here in a test
+    log = open(tmp_path / f"gunicorn-{trusted_proxies}.log", "w")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env, stdout=log, stderr=log)
+    try:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.1"}
+        )
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    return dict(answer.headers)
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def test_gunicorn_believes_a_forwarded_https_only_as_flask_trusted_proxies_says(tmp_path):
+    """The Procfile's gunicorn must not read X-Forwarded-Proto itself (its --forwarded-allow-ips): ProxyFix
+    does, for as many proxies as FLASK_TRUSTED_PROXIES says (README, Configuration)."""
+    assert "Strict-Transport-Security" not in asked_through_the_procfile(tmp_path, "0")
+    assert asked_through_the_procfile(tmp_path, "1")["Strict-Transport-Security"] == STRICT_TRANSPORT_SECURITY
 
 # --- If-Match, the append retry, Idempotency-Keys that expire ------------------------------------
 
