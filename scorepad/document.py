@@ -59,9 +59,22 @@ MOST_HANDS = 200
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+# Characters that show nothing on their own: format characters (zero-width space, non-joiner and joiner, word
+# joiner, byte-order mark, soft hyphen), spaces, marks with no letter to sit on, and the blank "letters" (Hangul
+# fillers, the blank braille pattern, the Mongolian vowel separator). A name made only of them is no name.
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _shows(char: str) -> bool:
+    """Whether a character shows on its own."""
+    return char not in BLANK_LETTERS and unicodedata.category(char) not in INVISIBLE_CATEGORIES
+
+
 def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> str:
     """A name as kept: control characters (a line break or tab becomes a space) and bidi controls taken out,
-    surrounding spaces trimmed; a name still over LONGEST_NAME characters is a problem at `path`."""
+    surrounding spaces trimmed; a name with no character that shows is empty (""); a name still over
+    LONGEST_NAME characters is a problem at `path`."""
     kept = []
     for char in text:
         if char in BIDI_CONTROLS:
@@ -72,6 +85,8 @@ def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> s
             continue
         kept.append(char)
     name = "".join(kept).strip()
+    if not any(_shows(char) for char in name):
+        return ""  # no character anyone could read: no name (the rules ask for one)
     if len(name) > LONGEST_NAME:
         problems.append(Problem(path, f"{label} is {len(name):,} characters long: a name has at most {LONGEST_NAME}."))
     return name

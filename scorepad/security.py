@@ -35,6 +35,29 @@ def refuse_cross_site_posts() -> None:
     return None
 
 
+# --- Fields too long to be typed -----------------------------------------------------------------
+
+# Characters in one field of a page's form: a name takes 40, a number a few digits; nothing typed needs more. A
+# longer field is refused before any page could echo it back (a page shows a refused name up to three times).
+# Only urlencoded forms are echoed; the multipart ones upload a file, and show none of their fields again.
+LONGEST_FIELD = 1_000
+
+
+def refuse_oversized_fields() -> None:
+    """A before_request hook: a form (urlencoded) with a field or a field name over LONGEST_FIELD characters is
+    refused with 413 in words, echoing none of it."""
+    if request.method != "POST" or request.mimetype != "application/x-www-form-urlencoded":
+        return None
+    longest = max((max(len(key), len(value)) for key, value in request.form.items(multi=True)), default=0)
+    if longest > LONGEST_FIELD:
+        abort(
+            413,
+            f"One of the fields sent holds {longest:,} characters: a field takes at most {LONGEST_FIELD:,} "
+            "(a name at most 40). Nothing was saved: go back, shorten it, and try again.",
+        )
+    return None
+
+
 # --- Headers on every answer ---------------------------------------------------------------
 
 # Scripts and styles come only from Scorepad's own static files: no inline script, no style="" attribute,
@@ -207,6 +230,7 @@ def init_app(app: Flask) -> None:
     Called last in create_app: the limits wrap the blueprints' views by endpoint name, and the middleware wraps
     every other (static files included)."""
     app.session_interface = SessionInterface()
+    app.before_request(refuse_oversized_fields)
     app.after_request(no_store_where_a_key_is)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     ratelimits.configure(app)  # `database`: the counts in Scorepad's own database, shared by every process

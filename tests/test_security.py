@@ -16,10 +16,12 @@ import urllib.request
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
 from scorepad import create_app, store
-from scorepad.security import STRICT_TRANSPORT_SECURITY
 from scorepad.models import GameRecord, IdempotentRequest, db
+from scorepad.security import STRICT_TRANSPORT_SECURITY
 from tests.conftest import game_document
 
 from .test_games import NEW_GAME, hand_form, text
@@ -122,7 +124,6 @@ def test_a_page_that_carries_a_key_is_never_stored_by_a_cache(client):
     assert "no-store" not in client.get(f"/games/{game_id}").headers.get("Cache-Control", "")
 
 
-
 def test_the_answer_that_holds_a_new_games_edit_token_is_never_stored_by_a_cache(client):
     created = client.post("/api/games", json=game_document())
     assert created.status_code == 201 and created.get_json()["edit_token"]
@@ -154,6 +155,7 @@ def test_strict_transport_security_only_over_https(make_app):
     assert HSTS not in direct.get("/").headers
     # A client's own X-Forwarded-Proto is not believed without a trusted proxy (FLASK_TRUSTED_PROXIES=0).
     assert HSTS not in direct.get("/", headers=forwarded).headers
+
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 INLINE_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|style|hx-on[:\w-]*)\s*=", re.I)
@@ -245,6 +247,63 @@ def test_the_new_game_page_says_which_name_is_too_long(client):
     assert 'value="' + "B" * 41 + '"' in page[field - 400 : field + 400]
 
 
+INVISIBLE_NAMES = [
+    "\u200b",  # a zero-width space
+    "\u200b\u200c\u200d\u2060\ufeff",  # zero-width space, non-joiner, joiner, word joiner, byte-order mark
+    " \u3164 ",  # the Hangul filler between spaces
+    "\u2800",  # the blank braille pattern
+    "\u00ad\u034f",  # a soft hyphen, a combining grapheme joiner
+    "\u180e\u115f\u1160",  # the Mongolian vowel separator, Hangul fillers
+]
+
+
+@pytest.mark.parametrize("invisible", INVISIBLE_NAMES)
+def test_a_name_with_no_character_you_can_see_is_no_name(client, invisible):
+    sides = [{"name": invisible, "players": ["Ann", invisible]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {"field": "sides.0.name", "message": "Give each side a name."},
+        {"field": "sides.0.players.1", "message": "Give each player a name."},
+    ]
+    page = client.post("/games", data={**NEW_GAME, "side1_name": invisible, "player0_0": invisible})
+    assert page.status_code == 422
+    assert "Give each side a name." in text(page) and "Give each player a name." in text(page)
+
+
+def test_a_name_with_a_joined_emoji_or_an_accent_keeps_every_character(client):
+    family, accented = "Ann \U0001f469\u200d\U0001f467", "Zoe\u0301"  # a zero-width joiner, a combining accent
+    sides = [{"name": family, "players": [accented, "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["sides"][0] == {"name": family, "players": [accented, "Cleo"]}
+
+
+def test_a_field_of_a_megabyte_is_refused_in_words_not_echoed(client):
+    huge = "B" * 1_000_000
+    page = client.post("/games", data={**NEW_GAME, "player1_0": huge})
+    assert page.status_code == 413 and page.mimetype == "text/html"
+    assert len(page.get_data()) < 20_000 and "B" * 1000 not in page.get_data(as_text=True)
+    assert "1,000,000 characters" in text(page) and "at most 1,000" in text(page)
+    # The same through the other forms that show what was typed: a hand form, a game started offline.
+    game_id = start_page_game(client)
+    hand = client.post(f"/games/{game_id}/hands", data=hand_form({"count": huge}, {}))
+    assert hand.status_code == 413 and len(hand.get_data()) < 20_000
+    offline = client.post("/sync/games", data={**NEW_GAME, "side0_name": huge}, headers={"Idempotency-Key": "k" * 22})
+    assert offline.status_code == 413 and len(offline.get_data()) < 20_000
+
+
+def test_a_field_within_the_limit_is_kept_as_typed_and_a_large_file_still_restores(client):
+    typed = "B" * 1000
+    page = client.post("/games", data={**NEW_GAME, "player1_0": typed})
+    assert page.status_code == 422 and 'value="' + typed + '"' in page.get_data(as_text=True)
+    padded = json.dumps(game_document(), indent=2) + " " * 1_500_000  # a file over the 1 MB of any other post
+    # The body made here: the test client's own multipart encoding of a file this size leaves a file open.
+    boundary, body = encode_multipart({"document": FileStorage(io.BytesIO(padded.encode()), "game.json")})
+    restored = client.post("/games/import", data=body, content_type=f"multipart/form-data; boundary={boundary}")
+    assert restored.status_code == 303
+
+
 # --- At most 200 hands -----------------------------------------------------------------------------
 
 
@@ -285,6 +344,7 @@ def test_the_hand_form_says_the_game_is_full(client):
         data={"document": (io.BytesIO(json.dumps(LONG_GAME).encode()), "game.json")},
         content_type="multipart/form-data",
     )
+    restored.close()
     assert restored.status_code == 303
     game_id = restored.headers["Location"].rsplit("/", 1)[1]
     typed = hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 55}, {})
@@ -321,7 +381,8 @@ def test_restoring_and_joining_by_code_are_limited(limited):
         restored = limited.post(
             "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
         )
-        assert restored.status_code == 303
+        restored.close()
+    assert restored.status_code == 303
     refused = limited.post(
         "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
     )
@@ -416,6 +477,7 @@ def test_gunicorn_believes_a_forwarded_https_only_as_flask_trusted_proxies_says(
     does, for as many proxies as FLASK_TRUSTED_PROXIES says (README, Configuration)."""
     assert "Strict-Transport-Security" not in asked_through_the_procfile(tmp_path, "0")
     assert asked_through_the_procfile(tmp_path, "1")["Strict-Transport-Security"] == STRICT_TRANSPORT_SECURITY
+
 
 # --- If-Match, the append retry, Idempotency-Keys that expire ------------------------------------
 
