@@ -13,7 +13,7 @@ from htmx_flask import request
 from . import delivery, document, rights, rules, rulesets, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
-from .security import refuse_cross_site_posts
+from .security import refuse_cross_site_posts, restored_games
 from .web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
 
 bp = Blueprint("games", __name__)
@@ -313,8 +313,10 @@ def import_game():
         except RuleError as error:
             errors = _problems_in_words(error)
         else:
+            stored = _restore(game, data)
+            restored_games(1)
             flash("Game restored.", "success")
-            return redirect(url_for("games.show", game_id=_restore(game, data).id), 303)
+            return redirect(url_for("games.show", game_id=stored.id), 303)
     return _home_page(errors, 422)
 
 
@@ -360,6 +362,7 @@ def _restore_every_game(data: dict) -> Response | tuple[str, int]:
             continue
         _restore(game, game_data)
         restored += 1
+    restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
     told = [f"{restored} game{'s' if restored != 1 else ''} restored."]
     if already:

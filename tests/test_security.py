@@ -394,6 +394,79 @@ def test_restoring_and_joining_by_code_are_limited(limited):
     assert refused.status_code == 429 and "Check the code with the scorekeeper" in text(refused)
 
 
+def games_file(count: int) -> bytes:
+    """A file of every game (docs/api.md) holding `count` new games, each with no hand."""
+    return json.dumps({"format": "scorepad-games", "version": 1, "games": [game_document()] * count}).encode()
+
+
+def restore_file(client, raw: bytes):
+    return client.post(
+        "/games/import", data={"document": (io.BytesIO(raw), "all.json")}, content_type="multipart/form-data"
+    )
+
+
+def test_each_game_restored_counts_as_a_new_game(limited):
+    assert restore_file(limited, games_file(25)).status_code == 303  # 25 of the 30 new games a minute
+    for n in range(5):
+        assert limited.post("/api/games", json=game_document()).status_code == 201, n
+    refused = limited.post("/api/games", json=game_document())
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    again = restore_file(limited, games_file(1))
+    assert again.status_code == 429 and "restored games count too" in text(again)
+    assert 1 <= int(again.headers["Retry-After"]) <= 60
+
+
+def test_a_restore_is_let_through_while_there_is_room_then_counts_every_game(make_app):
+    client = make_app(RATELIMIT_NEW_GAMES="30 per minute;300 per hour").test_client()
+    assert restore_file(client, games_file(40)).status_code == 303  # all 40 restored: the file is one whole
+    kept = client.get("/history").get_data(as_text=True)
+    assert "40 games" in " ".join(re.sub(r"<[^>]+>", " ", kept).split())
+    refused = client.post("/games", data=NEW_GAME)  # 40 of 30 this minute: wait for the next
+    assert refused.status_code == 429 and "restored games count too" not in text(refused)
+    other = client.post("/api/games", json=game_document(), environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201  # another address is not held back
+
+
+OUT_HAND_FORM = {"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y"}
+
+
+def test_hand_saves_are_limited_per_game_not_per_address(make_app):
+    client = make_app(RATELIMIT_HANDS="3 per minute").test_client()
+    created = client.post("/api/games", json=game_document()).get_json()
+    game_id, token = created["id"], created["edit_token"]
+    assert client.post(f"/games/{game_id}/claim", data={"key": token}).status_code == 303
+    # Posts from a phone that may not change the game are refused (403) and count for nothing.
+    stranger = client.application.test_client()
+    for _ in range(5):
+        assert stranger.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {})).status_code == 403
+    # Three saves through the three doors: the page's form, the API, the phone's queue.
+    assert client.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {})).status_code == 303
+    saved = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=bearer(token))
+    assert saved.status_code == 201
+    queued = client.post(
+        f"/sync/games/{game_id}/hands",
+        json={"hand": OUT_0, "base_version": saved.get_json()["revision"], "position": 2},
+        headers={"Idempotency-Key": "q" * 22},
+    )
+    assert queued.status_code == 201, queued.get_json()
+    # The fourth this minute, through any door: 429 in words, with Retry-After.
+    api = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=bearer(token))
+    assert api.status_code == 429 and "this game" in api.get_json()["errors"][0]["message"]
+    assert 1 <= int(api.headers["Retry-After"]) <= 60
+    page = client.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {}))
+    assert page.status_code == 429 and "the hand you typed" in text(page)
+    assert 1 <= int(page.headers["Retry-After"]) <= 60
+    edit = client.post(f"/games/{game_id}/hands/1", data=hand_form({}, OUT_HAND_FORM))
+    assert edit.status_code == 429
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 3
+    # Another table behind the same address saves on: the limit is the game's.
+    other = client.post("/api/games", json=game_document()).get_json()
+    assert (
+        client.post(f"/api/games/{other['id']}/hands", json=OUT_0, headers=bearer(other["edit_token"])).status_code
+        == 201
+    )
+
+
 def test_the_limits_are_off_with_flask_ratelimit_enabled_false(make_app, monkeypatch):
     monkeypatch.setenv("FLASK_RATELIMIT_ENABLED", "false")
     client = make_app().test_client()  # the environment's setting, as in production
