@@ -500,7 +500,11 @@ def is_games_file(data: Any) -> bool:
     return isinstance(data, Mapping) and data.get("format") == GAMES_FORMAT
 
 
-MOST_GAMES_IN_FILE = 1000  # a year of weekly evenings many times over; more is a script, and would stall a worker
+# What one file restores at most: more than a phone's history holds (years of weekly card evenings at a dozen or
+# two hands a game), and few enough that checking every hand and storing them takes seconds, never a worker's
+# whole 30 s (scripts/restore_bench.py: a hand counted with the grid costs most to check).
+MOST_GAMES_IN_FILE = 1000
+MOST_HANDS_IN_FILE = 5_000
 
 
 def games_in_file(data: Mapping) -> list[Any]:
@@ -515,5 +519,15 @@ def games_in_file(data: Mapping) -> list[Any]:
         raise FormatError(
             f"This file holds {len(games):,} games; a file restores at most {MOST_GAMES_IN_FILE:,} at a time. "
             "Split it into smaller files."
+        )
+    # Counted before any game is read: checking them all is what takes the time.
+    hands = sum(
+        len(game["hands"]) for game in games if isinstance(game, Mapping) and isinstance(game.get("hands"), list)
+    )
+    if hands > MOST_HANDS_IN_FILE:
+        raise FormatError(
+            f"This file holds {hands:,} hands in {len(games):,} games; a file restores at most "
+            f"{MOST_HANDS_IN_FILE:,} hands (years of weekly card evenings). Nothing was restored: restore the "
+            "games a few at a time, from each game's own file."
         )
     return games

@@ -339,12 +339,14 @@ def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
 def _restore_every_game(data: dict) -> Response | tuple[str, int]:
     """Restore each game of a file of every game, each checked on its own: the good ones are restored, each bad
     one is named with what is wrong. A game already on this phone (the original, or a copy restored before) is
-    left as it is, so restoring the same file twice gives no second copies."""
-    games = document.games_in_file(data)
+    left as it is, so restoring the same file twice gives no second copies. Every good game is checked first,
+    then all of them are stored in one transaction (store.create_games): all of them, or none."""
+    games = document.games_in_file(data)  # a file too big to restore in seconds is refused here, in words
     on_this_phone = {row.id for row in rights.kept_games()}
     on_this_phone |= set(store.restored_from(list(on_this_phone)))
-    restored, already, refused_games = 0, 0, 0
+    already, refused_games = 0, 0
     refused: list[tuple[int, str]] = []  # (the game's number in the file, what is wrong with it)
+    good: list[tuple[document.Game, str | None]] = []  # with the id of the game each is a copy of
     # The file lists the newest game first: restored oldest first, the copies keep their order in the history.
     for n, game_data in reversed(list(enumerate(games, start=1))):
         try:
@@ -360,8 +362,8 @@ def _restore_every_game(data: dict) -> Response | tuple[str, int]:
         if isinstance(game_data.get("id"), str) and game_data["id"] in on_this_phone:
             already += 1
             continue
-        _restore(game, game_data)
-        restored += 1
+        good.append((game, game_data["id"] if isinstance(game_data.get("id"), str) else None))
+    restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
     restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
     told = [f"{restored} game{'s' if restored != 1 else ''} restored."]

@@ -599,3 +599,69 @@ def test_a_host_name_that_cannot_be_one_is_refused_in_words(client, host):
     assert "server name" in page_words(page)
     api = client.get("/api/games/nope", headers={"Host": host})
     assert api.status_code == 400 and "server name" in api.get_json()["errors"][0]["message"]
+
+
+# --- A restore finishes in a few seconds, or is refused up front (issue 15) --------------------------------------
+
+# Side 0 goes out with a natural and a mixed canasta: 500 + 300 + 100 for going out = 900; side 1 nothing. At
+# 100,000 to win, 200 such hands (alternating sides) leave 90,000 each: the game is still going.
+OUT_0 = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}, {}]}
+OUT_1 = {"sides": [{}, {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}]}
+
+
+def long_game(hands: int) -> dict:
+    return game_document(target=100_000, hands=[OUT_0 if n % 2 == 0 else OUT_1 for n in range(hands)])
+
+
+def every_game(games: list) -> bytes:
+    return as_json({"format": "scorepad-games", "version": 1, "games": games, "rule_sets": []}).encode()
+
+
+def games_kept(app) -> int:
+    from scorepad.models import GameRecord, db
+
+    with app.app_context():
+        return db.session.query(GameRecord).count()
+
+
+def test_a_file_of_more_than_5000_hands_is_refused_up_front_in_words(app):
+    # 26 games of 200 hands: 5,200 hands. The games are broken too (a red 3 too many in every hand), and are
+    # not even looked at: the file is refused for its size alone.
+    broken = long_game(200)
+    broken["hands"] = [{"sides": [{"red_threes": 9}, {}]}] * 200
+    response = restore(app, every_game([broken] * 26))
+    assert response.status_code == 422
+    words = page_words(response)
+    assert "This file holds 5,200 hands in 26 games" in words
+    assert "a file restores at most 5,000 hands" in words
+    assert "Red 3s" not in words
+    assert games_kept(app) == 0
+
+
+def test_a_file_of_5000_hands_is_restored_whole(app):
+    response = restore(app, every_game([long_game(200)] * 25))
+    assert response.status_code == 303
+    assert games_kept(app) == 25
+
+
+def test_a_file_whose_games_cannot_all_be_stored_stores_none(app, monkeypatch):
+    from scorepad import rights
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(rights, "grant_restored", fail)
+    with pytest.raises(RuntimeError):
+        restore(app, every_game([long_game(3)] * 5))
+    assert games_kept(app) == 0
+
+
+def test_a_rules_file_of_more_sets_than_a_phone_keeps_is_refused_up_front(client):
+    sets = [{"name": f"Club {n}", "rules": {"preset": "modern"}} for n in range(101)]
+    raw = as_json({"format": "scorepad-rules", "version": 1, "rule_sets": sets}).encode()
+    response = client.post(
+        "/rules/import", data={"rules_file": (io.BytesIO(raw), "rules.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422
+    assert "This file holds 101 sets of rules: a phone keeps at most 100" in page_words(response)
+    assert "Club 1" not in client.get("/rules").get_data(as_text=True)
