@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 import tempfile
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorepad import create_app, document  # noqa: E402
+from scorepad import create_app, database_url, document  # noqa: E402
 from scorepad.models import GameRecord, db  # noqa: E402
 
 # Side 0 goes out with two natural canastas, 14 high cards, 2 aces and a joker melded: 1,000 + 100 + 230 = 1,330;
@@ -92,7 +93,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         databases = [("SQLite", f"sqlite:///{folder}/restore.sqlite")]
         if args.postgres:
-            databases.append(("PostgreSQL", args.postgres))
+            os.environ["DATABASE_URL"] = args.postgres  # postgres:// and postgresql:// as the app reads them
+            databases.append(("PostgreSQL", database_url(folder)))
         for label, url in databases:
             for name, raw, wanted in files:
                 status, seconds, stored = restore(url, raw)
