@@ -59,9 +59,22 @@ MOST_HANDS = 200
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+# Characters that show nothing on their own: format characters (zero-width space, non-joiner and joiner, word
+# joiner, byte-order mark, soft hyphen), spaces, marks with no letter to sit on, and the blank "letters" (Hangul
+# fillers, the blank braille pattern, the Mongolian vowel separator). A name made only of them is no name.
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _shows(char: str) -> bool:
+    """Whether a character shows on its own."""
+    return char not in BLANK_LETTERS and unicodedata.category(char) not in INVISIBLE_CATEGORIES
+
+
 def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> str:
     """A name as kept: control characters (a line break or tab becomes a space) and bidi controls taken out,
-    surrounding spaces trimmed; a name still over LONGEST_NAME characters is a problem at `path`."""
+    surrounding spaces trimmed; a name with no character that shows is empty (""); a name still over
+    LONGEST_NAME characters is a problem at `path`."""
     kept = []
     for char in text:
         if char in BIDI_CONTROLS:
@@ -72,6 +85,8 @@ def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> s
             continue
         kept.append(char)
     name = "".join(kept).strip()
+    if not any(_shows(char) for char in name):
+        return ""  # no character anyone could read: no name (the rules ask for one)
     if len(name) > LONGEST_NAME:
         problems.append(Problem(path, f"{label} is {len(name):,} characters long: a name has at most {LONGEST_NAME}."))
     return name
@@ -85,21 +100,32 @@ def _not_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # NaN and Infinity: Python's extension, not JSON
 
 
-def _broken_text(data: Any) -> bool:
-    """Whether any text in the JSON (keys included) holds half of a character (a lone \\ud800 escape).
+# No game, hand, file of games or rules file is nested more than 10 deep (a file of games: the file, its games, a
+# game, its hands, a hand, its sides, a side, its counting grid, the cards melded). Deeper JSON is refused before
+# any of it is read: code that walks it could run out of stack.
+MOST_DEPTH = 20
+TOO_DEEP = (
+    "This isn't a Scorepad game, hand or rules file: it is nested too deep "
+    f"(lists or objects inside each other more than {MOST_DEPTH} times)."
+)
 
-    Such text can't be written back out as UTF-8, so a page showing it would fail.
-    """
-    pending = [data]
+
+def _text_problem(data: Any) -> str | None:
+    """What is wrong with JSON as read, before it is looked at: nested too deep, or text (keys included) holding
+    half of a character (a lone \\ud800 escape, which can't be written back out as UTF-8, so a page showing it
+    would fail). None: nothing."""
+    pending = [(data, 1)]
     while pending:
-        item = pending.pop()
+        item, depth = pending.pop()
         if isinstance(item, str):
             items: Any = (item,)
+        elif isinstance(item, dict | list) and depth > MOST_DEPTH:
+            return TOO_DEEP
         elif isinstance(item, dict):
             items = item.keys()
-            pending.extend(item.values())
+            pending.extend((value, depth + 1) for value in item.values())
         elif isinstance(item, list):
-            pending.extend(item)
+            pending.extend((value, depth + 1) for value in item)
             continue
         else:
             continue
@@ -107,18 +133,22 @@ def _broken_text(data: Any) -> bool:
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError:
-                return True
-    return False
+                return "This isn't a Scorepad game or hand: some of its text is garbled (half a character)."
+    return None
 
 
 def load_json(text: str | bytes) -> Any:
-    """JSON from a request body or a file; FormatError (400) for anything that isn't JSON."""
+    """JSON from a request body or a file; FormatError (400) for anything that isn't JSON, or is nested too deep
+    (MOST_DEPTH)."""
     try:
         data = json.loads(text, parse_constant=_not_json_constant)
-    except (ValueError, RecursionError):  # ValueError covers bad JSON, bad UTF-8 and numbers of 4,300+ digits
+    except RecursionError:  # far deeper than MOST_DEPTH
+        raise FormatError(TOO_DEEP) from None
+    except ValueError:  # bad JSON, bad UTF-8 and numbers of 4,300+ digits
         raise FormatError("This isn't a Scorepad game or hand: it is not a JSON document.") from None
-    if _broken_text(data):
-        raise FormatError("This isn't a Scorepad game or hand: some of its text is garbled (half a character).")
+    problem = _text_problem(data)
+    if problem:
+        raise FormatError(problem)
     return data
 
 
@@ -470,7 +500,11 @@ def is_games_file(data: Any) -> bool:
     return isinstance(data, Mapping) and data.get("format") == GAMES_FORMAT
 
 
-MOST_GAMES_IN_FILE = 1000  # a year of weekly evenings many times over; more is a script, and would stall a worker
+# What one file restores at most: more than a phone's history holds (years of weekly card evenings at a dozen or
+# two hands a game), and few enough that checking every hand and storing them takes seconds, never a worker's
+# whole 30 s (scripts/restore_bench.py: a hand counted with the grid costs most to check).
+MOST_GAMES_IN_FILE = 1000
+MOST_HANDS_IN_FILE = 5_000
 
 
 def games_in_file(data: Mapping) -> list[Any]:
@@ -485,5 +519,15 @@ def games_in_file(data: Mapping) -> list[Any]:
         raise FormatError(
             f"This file holds {len(games):,} games; a file restores at most {MOST_GAMES_IN_FILE:,} at a time. "
             "Split it into smaller files."
+        )
+    # Counted before any game is read: checking them all is what takes the time.
+    hands = sum(
+        len(game["hands"]) for game in games if isinstance(game, Mapping) and isinstance(game.get("hands"), list)
+    )
+    if hands > MOST_HANDS_IN_FILE:
+        raise FormatError(
+            f"This file holds {hands:,} hands in {len(games):,} games; a file restores at most "
+            f"{MOST_HANDS_IN_FILE:,} hands (years of weekly card evenings). Nothing was restored: restore the "
+            "games a few at a time, from each game's own file."
         )
     return games

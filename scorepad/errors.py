@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask.globals import request_ctx
+from markupsafe import escape
+from werkzeug.exceptions import BadHost, HTTPException, InternalServerError, RequestEntityTooLarge
+
+BAD_HOST = (
+    "The server name in this address can't be one (a part of it is empty or over 63 characters): "
+    "check the address, or open Scorepad from its link again."
+)
+
+TOO_LARGE = (
+    "This is more than Scorepad takes at once: a game file up to 16 MB, anything else up to 1 MB, and a field "
+    "up to 1,000 characters. Nothing was saved."
+)
 
 
 def wants_json() -> bool:
@@ -19,9 +31,25 @@ def error_json(status: int, message: str, field: str = "") -> tuple[Response, in
 def http_error(error: HTTPException):
     """An HTTP error (403, 404, 405, 413, 429 ...) as JSON for the API or as a page in words."""
     status = error.code or 500
+    if isinstance(error, BadHost):
+        error = BadHost(description=BAD_HOST)
+    elif isinstance(error, RequestEntityTooLarge) and error.description == RequestEntityTooLarge.description:
+        error = RequestEntityTooLarge(description=TOO_LARGE)  # werkzeug's own words: ours instead
     if wants_json():
         return error_json(status, error.description or error.name)
+    if request_ctx.url_adapter is None:  # an address Flask could not read (BadHost): no link can be made to it
+        return plain_page(error), status
     return render_template("error.html", error=error), status
+
+
+def plain_page(error: HTTPException) -> Response:
+    """The error as a page that links nowhere: for a request whose address can't be read, so no link can be made
+    (base.html links the stylesheet and scripts)."""
+    body = (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(error.name)}</title></head>'
+        f"<body><h1>{escape(error.name)}</h1><p>{escape(error.description or '')}</p></body></html>"
+    )
+    return Response(body, mimetype="text/html")
 
 
 def server_error(error: InternalServerError):

@@ -13,7 +13,7 @@ from htmx_flask import request
 from . import delivery, document, rights, rules, rulesets, store
 from .forms import CARD_GRID, SUMMARY, HandForm, NewGameForm, attach_problems, choices
 from .rules import RuleError
-from .security import refuse_cross_site_posts
+from .security import refuse_cross_site_posts, restored_games
 from .web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
 
 bp = Blueprint("games", __name__)
@@ -313,8 +313,10 @@ def import_game():
         except RuleError as error:
             errors = _problems_in_words(error)
         else:
+            stored = _restore(game, data)
+            restored_games(1)
             flash("Game restored.", "success")
-            return redirect(url_for("games.show", game_id=_restore(game, data).id), 303)
+            return redirect(url_for("games.show", game_id=stored.id), 303)
     return _home_page(errors, 422)
 
 
@@ -337,12 +339,14 @@ def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
 def _restore_every_game(data: dict) -> Response | tuple[str, int]:
     """Restore each game of a file of every game, each checked on its own: the good ones are restored, each bad
     one is named with what is wrong. A game already on this phone (the original, or a copy restored before) is
-    left as it is, so restoring the same file twice gives no second copies."""
-    games = document.games_in_file(data)
+    left as it is, so restoring the same file twice gives no second copies. Every good game is checked first,
+    then all of them are stored in one transaction (store.create_games): all of them, or none."""
+    games = document.games_in_file(data)  # a file too big to restore in seconds is refused here, in words
     on_this_phone = {row.id for row in rights.kept_games()}
     on_this_phone |= set(store.restored_from(list(on_this_phone)))
-    restored, already, refused_games = 0, 0, 0
+    already, refused_games = 0, 0
     refused: list[tuple[int, str]] = []  # (the game's number in the file, what is wrong with it)
+    good: list[tuple[document.Game, str | None]] = []  # with the id of the game each is a copy of
     # The file lists the newest game first: restored oldest first, the copies keep their order in the history.
     for n, game_data in reversed(list(enumerate(games, start=1))):
         try:
@@ -358,8 +362,9 @@ def _restore_every_game(data: dict) -> Response | tuple[str, int]:
         if isinstance(game_data.get("id"), str) and game_data["id"] in on_this_phone:
             already += 1
             continue
-        _restore(game, game_data)
-        restored += 1
+        good.append((game, game_data["id"] if isinstance(game_data.get("id"), str) else None))
+    restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
+    restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
     told = [f"{restored} game{'s' if restored != 1 else ''} restored."]
     if already:

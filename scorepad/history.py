@@ -19,6 +19,9 @@ bp = Blueprint("history", __name__)
 bp.before_request(refuse_cross_site_posts)
 
 PAGE_SIZE = 50  # games on one page of the history: a phone scrolls it easily, the server scores only these
+# No page past this is asked for (a number beyond it shows the last page, as any page past the last does): a
+# database can't take an offset of any size (a 64-bit integer at most).
+LAST_PAGE_ASKED = 1_000_000
 
 
 def _matches(sides: list, search: str) -> bool:
@@ -29,7 +32,7 @@ def _matches(sides: list, search: str) -> bool:
 
 def _page_number() -> int:
     page = request.args.get("page", 1, type=int)
-    return page if page and page > 0 else 1
+    return min(page, LAST_PAGE_ASKED) if page and page > 0 else 1
 
 
 @bp.get("/history")

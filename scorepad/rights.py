@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from flask import abort, current_app, request, session
-from sqlalchemy import bindparam, delete, event, func, select, update
+from sqlalchemy import bindparam, delete, event, func, insert, select, update
 
 from . import store
 from .models import GameRecord, GameRight, db
@@ -126,6 +126,29 @@ def grant(stored: store.Stored, via: str, device: str | None = None) -> None:
     else:
         right.last_used_at = now
     db.session.commit()
+
+
+def grant_restored(games: list[tuple[str, datetime]], via: str) -> None:
+    """Give this device the rights to many games it has just restored, (id, created) each, in the transaction
+    that stores them (store.create_games): new games, so no right to them exists yet and their version is 1.
+    Not committed here."""
+    device = device_hash()
+    assert device is not None
+    now, label = datetime.now(UTC), _label()
+    rows = [
+        {
+            "device_hash": device,
+            "game_id": game_id,
+            "via": via,
+            "label": label,
+            "created_at": now,
+            "last_used_at": now,
+            "game_created_at": created,
+            "game_version": 1,
+        }
+        for game_id, created in games
+    ]
+    db.session.execute(insert(GameRight.__table__), rows)
 
 
 @event.listens_for(GameRecord, "after_update")

@@ -205,6 +205,10 @@ def import_sets(device: str, data: Any) -> tuple[int, list[str]]:
     """import_json, and how many sets were saved (for a message like "3 sets of rules restored")."""
     if not isinstance(data, list):
         return 0, ['The saved rules are a list of sets, each {"name": ..., "rules": {...}}.']
+    if len(data) > MOST_RULE_SETS:  # refused before any set is checked: no phone's file holds more
+        return 0, [
+            f"This file holds {len(data):,} sets of rules: a phone keeps at most {MOST_RULE_SETS}, so none was loaded."
+        ]
     problems: list[str] = []
     seen: list[str] = []
     for n, item in enumerate(data, start=1):

@@ -35,6 +35,29 @@ def refuse_cross_site_posts() -> None:
     return None
 
 
+# --- Fields too long to be typed -----------------------------------------------------------------
+
+# Characters in one field of a page's form: a name takes 40, a number a few digits; nothing typed needs more. A
+# longer field is refused before any page could echo it back (a page shows a refused name up to three times).
+# Only urlencoded forms are echoed; the multipart ones upload a file, and show none of their fields again.
+LONGEST_FIELD = 1_000
+
+
+def refuse_oversized_fields() -> None:
+    """A before_request hook: a form (urlencoded) with a field or a field name over LONGEST_FIELD characters is
+    refused with 413 in words, echoing none of it."""
+    if request.method != "POST" or request.mimetype != "application/x-www-form-urlencoded":
+        return None
+    longest = max((max(len(key), len(value)) for key, value in request.form.items(multi=True)), default=0)
+    if longest > LONGEST_FIELD:
+        abort(
+            413,
+            f"One of the fields sent holds {longest:,} characters: a field takes at most {LONGEST_FIELD:,} "
+            "(a name at most 40). Nothing was saved: go back, shorten it, and try again.",
+        )
+    return None
+
+
 # --- Headers on every answer ---------------------------------------------------------------
 
 # Scripts and styles come only from Scorepad's own static files: no inline script, no style="" attribute,
@@ -59,7 +82,11 @@ SECURITY_HEADERS = {
 }
 # Pages that carry a key in their content (the handover link's page) or take one: never kept by a browser's
 # cache, a proxy or the service worker. A view elsewhere calls carries_key(); any address with ?key= is one too.
-KEY_ENDPOINTS = frozenset({"games.handover", "games.claim"})
+KEY_ENDPOINTS = frozenset({"games.handover", "games.claim", "api.create_game"})  # the last: the new edit token
+# Over https (straight, or through a trusted proxy): browsers come back over https only for a year. This host only:
+# another site under the same domain is not Scorepad's to decide for. Never sent over plain http (browsers
+# ignore it there, and it would tell a proxy's http hop to lie).
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def carries_key() -> None:
@@ -69,15 +96,20 @@ def carries_key() -> None:
 
 class SecurityHeaders:
     """WSGI middleware: the headers of SECURITY_HEADERS on every answer, static files (served by WhiteNoise, past
-    Flask) included; an answer that sets one itself keeps its own."""
+    Flask) included, and Strict-Transport-Security on those sent over https; an answer that sets one itself keeps
+    its own."""
 
     def __init__(self, application):
         self.application = application
 
     def __call__(self, environ, start_response):
+        wanted = dict(SECURITY_HEADERS)
+        if environ.get("wsgi.url_scheme") == "https":  # as the trusted proxies said (ProxyFix runs first)
+            wanted["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
+
         def with_headers(status, headers, exc_info=None):
             present = {name.lower() for name, _ in headers}
-            headers = list(headers) + [(k, v) for k, v in SECURITY_HEADERS.items() if k.lower() not in present]
+            headers = list(headers) + [(k, v) for k, v in wanted.items() if k.lower() not in present]
             return start_response(status, headers, exc_info)
 
         return self.application(environ, with_headers)
@@ -124,12 +156,17 @@ DEFAULT_LIMITS = {
     "RATELIMIT_NEW_GAMES": "30 per minute;300 per hour",
     "RATELIMIT_RESTORES": "10 per minute;100 per hour",
     "RATELIMIT_JOINS": "30 per minute;300 per hour",
+    # Per game, not per address (a club night puts many tables behind one): a table saves a hand every few minutes.
+    "RATELIMIT_HANDS": "60 per minute;600 per hour",
 }
 # The views each limit applies to, by endpoint name; a view elsewhere can be marked with limited(kind) instead.
 ENDPOINTS = {
     "new-games": ("games.create_game", "games.rematch", "api.create_game", "sync.create_game"),
     "restores": ("games.import_game", "rulesets.upload"),
+    # Restored games count as new games: each one (restored_games below).
+    "restored-games": ("games.import_game",),
     "joins": ("share.join",),
+    "hands": ("games.create_hand", "games.update_hand", "api.add_hand", "api.replace_hand", "sync.add_hand"),
 }
 
 MESSAGES = {
@@ -137,9 +174,34 @@ MESSAGES = {
     "Wait a minute and try again: nothing you typed is lost.",
     "restores": "So many games restored from your network in so short a time looks like a script. "
     "Wait a minute and try again: your file is still on your phone.",
+    "restored-games": "So many new games from your network in so short a time (restored games count too) looks "
+    "like a script, not a card table. Wait a while and try again: your file is still on your phone.",
     "joins": "Too many room codes tried from your network in a short time. Check the code with the scorekeeper, "
     "wait a minute, then try again.",
+    "hands": "So many hands saved to this game in so short a time looks like a script, not a card table. "
+    "Wait a minute and save again: the hand you typed is still on the form.",
 }
+
+
+def restored_games(count: int) -> None:
+    """Count `count` games restored by this request as new games (the new-game limit: a restore is let through
+    while the address may still start a game, then each game it restored counts)."""
+    g.restored_games = count
+
+
+def _restored_count() -> int:
+    return int(g.get("restored_games") or 0)
+
+
+def _hand_saved(response: Response) -> bool:
+    """Only a hand saved counts toward the game's limit: a post refused (403 to a phone without the rights, 422
+    for a hand the rules refuse) saves nothing, and must not use up the scorekeeper's saves."""
+    return response.status_code < 400
+
+
+def _game_of_request() -> str:
+    """The key of the hands' limit: the game in the address."""
+    return "game:" + str((request.view_args or {}).get("game_id", ""))
 
 
 def _joining() -> bool:
@@ -148,7 +210,8 @@ def _joining() -> bool:
 
 
 def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
-    """Each kind of limit: creating games (the pages and the API share one count), restoring, joining by code."""
+    """Each kind of limit: creating games (the pages and the API share one count, restored games count too),
+    restoring, joining by code, saving hands (per game)."""
     config = {name: app.config.get(name) or default for name, default in DEFAULT_LIMITS.items()}
     return {
         "new-games": limiter.shared_limit(
@@ -157,11 +220,27 @@ def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
         "restores": limiter.shared_limit(
             config["RATELIMIT_RESTORES"], scope="restores", methods=["POST"], error_message=MESSAGES["restores"]
         ),
+        "restored-games": limiter.shared_limit(
+            config["RATELIMIT_NEW_GAMES"],
+            scope="new-games",  # the new games' own count
+            methods=["POST"],
+            deduct_when=lambda response: _restored_count() > 0,
+            cost=lambda: _restored_count() or 1,  # before the view: room for one game; after it: each one restored
+            error_message=MESSAGES["restored-games"],
+        ),
         "joins": limiter.shared_limit(
             config["RATELIMIT_JOINS"],
             scope="joins",
             exempt_when=lambda: not _joining(),
             error_message=MESSAGES["joins"],
+        ),
+        "hands": limiter.shared_limit(
+            config["RATELIMIT_HANDS"],
+            scope="hands",
+            key_func=_game_of_request,
+            methods=["POST", "PUT"],
+            deduct_when=_hand_saved,
+            error_message=MESSAGES["hands"],
         ),
     }
 
@@ -198,6 +277,7 @@ def init_app(app: Flask) -> None:
     Called last in create_app: the limits wrap the blueprints' views by endpoint name, and the middleware wraps
     every other (static files included)."""
     app.session_interface = SessionInterface()
+    app.before_request(refuse_oversized_fields)
     app.after_request(no_store_where_a_key_is)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     ratelimits.configure(app)  # `database`: the counts in Scorepad's own database, shared by every process
@@ -207,11 +287,13 @@ def init_app(app: Flask) -> None:
     app.extensions["scorepad_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     limits = _limits(app, limiter)
-    kind_of = {endpoint: kind for kind, endpoints in ENDPOINTS.items() for endpoint in endpoints}
     for endpoint, view in list(app.view_functions.items()):
-        kind = kind_of.get(endpoint) or getattr(view, "scorepad_limit", None)
-        if kind is not None:
-            app.view_functions[endpoint] = limits[kind](view)
+        kinds = [kind for kind, endpoints in ENDPOINTS.items() if endpoint in endpoints]
+        if not kinds and getattr(view, "scorepad_limit", None):
+            kinds = [view.scorepad_limit]
+        for kind in kinds:
+            view = limits[kind](view)
+        app.view_functions[endpoint] = view
     # Outermost: the headers on every answer, and the proxies' view of the request before anything reads it.
     app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
     trust_proxies(app)

@@ -99,7 +99,10 @@ def add_hand(game_id: str):
         # Stored on an earlier try whose answer was lost: stored once, answered as applied.
         current_app.logger.info("Idempotent replay of a queued hand for game %s", game_id)
         return _answer("applied", store.load_game(game_id), 200, replay=True)
-    body = request.get_json(silent=True)
+    try:
+        body = document.load_json(request.get_data())
+    except document.FormatError as error:  # not JSON, or nested too deep to read safely
+        return _problem(400, str(error))
     if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
         return _problem(400, 'A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
     base_version, position, hand = body.get("base_version"), body.get("position"), body["hand"]

@@ -817,7 +817,7 @@ def test_a_deeply_nested_file_is_refused_in_words(client):
         "/games/import", data={"document": (io.BytesIO(deep), "deep.json")}, content_type="multipart/form-data"
     )
     assert response.status_code == 422
-    assert "it is not a JSON document" in text(response)
+    assert "it is nested too deep" in text(response)
 
 
 def test_a_post_from_the_same_host_behind_an_https_proxy_is_accepted(client, game):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -512,3 +513,155 @@ def test_any_game_file_with_one_value_replaced_is_restored_or_refused_in_words(a
 @given(raw=st.binary(max_size=200))
 def test_any_bytes_restored_on_the_home_page_are_refused_in_words(app, raw):
     assert restore(app, raw).status_code == 422
+
+
+# --- Abuse (issue 15): whatever arrives, an answer in words, never a 500 ----------------------------------
+
+
+def start_page_game(client) -> str:
+    """A game started on the new-game page: its id (this client keeps its edit rights)."""
+    sides = {"side0_name": "Us", "side1_name": "Them", "player0_0": "Ann", "player0_1": "Cleo"}
+    form = {"preset": "modern", "players": "4", **sides, "player1_0": "Bea", "player1_1": "Dot", "first_dealer": "0"}
+    response = client.post("/games", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def page_words(response) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
+
+
+@pytest.mark.parametrize("page", ["9223372036854775807", "1" + "0" * 40, "-9223372036854775809"])
+def test_a_history_page_far_past_the_last_shows_the_last_page(client, page):
+    game_id = start_page_game(client)
+    response = client.get(f"/history?page={page}")
+    assert response.status_code == 200
+    assert f"/games/{game_id}" in response.get_data(as_text=True)
+
+
+def nested(depth: int) -> str:
+    """JSON arrays nested `depth` deep."""
+    return "[" * depth + "]" * depth
+
+
+def deep_in(document: dict, depth: int) -> str:
+    """The document with a value nested `depth` deep under its first hand's first side."""
+    raw = as_json(document)
+    return raw.replace('"red_threes": 1', '"red_threes": ' + nested(depth), 1)
+
+
+DEEP_WORDS = "nested too deep"
+
+
+@pytest.mark.parametrize("depth", [30, 1000, 100_000])
+def test_json_nested_too_deep_is_refused_with_400_in_words_at_every_door(client, app, depth):
+    assert '"red_threes": 1' in as_json(MODERN_GAME)
+    response = client.post("/api/games", data=deep_in(MODERN_GAME, depth), content_type="application/json")
+    assert response.status_code == 400 and DEEP_WORDS in response.get_json()["errors"][0]["message"]
+    game_id, headers = new_game_with_a_hand(client)
+    hand = deep_in(MODERN_HAND, depth)
+    for method in (client.post, client.put):
+        url = f"/api/games/{game_id}/hands" + ("/0" if method == client.put else "")
+        response = method(url, data=hand, content_type="application/json", headers=headers)
+        assert response.status_code == 400 and DEEP_WORDS in response.get_json()["errors"][0]["message"]
+    # The phone's queue: a game this client keeps, a body too deep.
+    kept = start_page_game(client)
+    body = '{"hand": ' + hand + ', "base_version": 1, "position": 0}'
+    response = client.post(
+        f"/sync/games/{kept}/hands", data=body, content_type="application/json", headers={"Idempotency-Key": "k1"}
+    )
+    assert response.status_code == 400 and DEEP_WORDS in response.get_json()["reason"]
+    # Restoring a game, a file of every game, a rules file.
+    response = restore(app, deep_in(MODERN_GAME, depth).encode())
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+    every = '{"format": "scorepad-games", "version": 1, "games": [' + deep_in(MODERN_GAME, depth) + "]}"
+    response = restore(app, every.encode())
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+    rules_file = '{"format": "scorepad-rules", "version": 1, "rule_sets": [{"name": "Deep", "rules": ' + nested(depth)
+    rules_file += "}]}"
+    response = client.post(
+        "/rules/import",
+        data={"rules_file": (io.BytesIO(rules_file.encode()), "rules.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422 and DEEP_WORDS in page_words(response)
+
+
+def test_json_as_deep_as_a_game_file_is_read(app):
+    every = {"format": "scorepad-games", "version": 1, "games": [MODERN_GAME, CLASSIC_GAME], "rule_sets": []}
+    assert restore(app, as_json(every).encode()).status_code == 303
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "x." + "b" * 200, "a..b"])
+def test_a_host_name_that_cannot_be_one_is_refused_in_words(client, host):
+    page = client.get("/", headers={"Host": host})
+    assert page.status_code == 400 and page.mimetype == "text/html"
+    assert "server name" in page_words(page)
+    api = client.get("/api/games/nope", headers={"Host": host})
+    assert api.status_code == 400 and "server name" in api.get_json()["errors"][0]["message"]
+
+
+# --- A restore finishes in a few seconds, or is refused up front (issue 15) --------------------------------------
+
+# Side 0 goes out with a natural and a mixed canasta: 500 + 300 + 100 for going out = 900; side 1 nothing. At
+# 100,000 to win, 200 such hands (alternating sides) leave 90,000 each: the game is still going.
+OUT_0 = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}, {}]}
+OUT_1 = {"sides": [{}, {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}]}
+
+
+def long_game(hands: int) -> dict:
+    return game_document(target=100_000, hands=[OUT_0 if n % 2 == 0 else OUT_1 for n in range(hands)])
+
+
+def every_game(games: list) -> bytes:
+    return as_json({"format": "scorepad-games", "version": 1, "games": games, "rule_sets": []}).encode()
+
+
+def games_kept(app) -> int:
+    from scorepad.models import GameRecord, db
+
+    with app.app_context():
+        return db.session.query(GameRecord).count()
+
+
+def test_a_file_of_more_than_5000_hands_is_refused_up_front_in_words(app):
+    # 26 games of 200 hands: 5,200 hands. The games are broken too (a red 3 too many in every hand), and are
+    # not even looked at: the file is refused for its size alone.
+    broken = long_game(200)
+    broken["hands"] = [{"sides": [{"red_threes": 9}, {}]}] * 200
+    response = restore(app, every_game([broken] * 26))
+    assert response.status_code == 422
+    words = page_words(response)
+    assert "This file holds 5,200 hands in 26 games" in words
+    assert "a file restores at most 5,000 hands" in words
+    assert "Red 3s" not in words
+    assert games_kept(app) == 0
+
+
+def test_a_file_of_5000_hands_is_restored_whole(app):
+    response = restore(app, every_game([long_game(200)] * 25))
+    assert response.status_code == 303
+    assert games_kept(app) == 25
+
+
+def test_a_file_whose_games_cannot_all_be_stored_stores_none(app, monkeypatch):
+    from scorepad import rights
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(rights, "grant_restored", fail)
+    with pytest.raises(RuntimeError):
+        restore(app, every_game([long_game(3)] * 5))
+    assert games_kept(app) == 0
+
+
+def test_a_rules_file_of_more_sets_than_a_phone_keeps_is_refused_up_front(client):
+    sets = [{"name": f"Club {n}", "rules": {"preset": "modern"}} for n in range(101)]
+    raw = as_json({"format": "scorepad-rules", "version": 1, "rule_sets": sets}).encode()
+    response = client.post(
+        "/rules/import", data={"rules_file": (io.BytesIO(raw), "rules.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422
+    assert "This file holds 101 sets of rules: a phone keeps at most 100" in page_words(response)
+    assert "Club 1" not in client.get("/rules").get_data(as_text=True)

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
 from scorepad import create_app, store
 from scorepad.models import GameRecord, IdempotentRequest, db
+from scorepad.security import STRICT_TRANSPORT_SECURITY
 from tests.conftest import game_document
 
 from .test_games import NEW_GAME, hand_form, text
@@ -116,6 +124,39 @@ def test_a_page_that_carries_a_key_is_never_stored_by_a_cache(client):
     assert "no-store" not in client.get(f"/games/{game_id}").headers.get("Cache-Control", "")
 
 
+def test_the_answer_that_holds_a_new_games_edit_token_is_never_stored_by_a_cache(client):
+    created = client.post("/api/games", json=game_document())
+    assert created.status_code == 201 and created.get_json()["edit_token"]
+    assert created.headers["Cache-Control"] == "no-store"
+    # The game's document holds no token: it may be kept, and checked again before each use.
+    assert "no-store" not in client.get(created.headers["Location"]).headers.get("Cache-Control", "")
+
+
+HSTS = "Strict-Transport-Security"
+
+
+def test_strict_transport_security_only_over_https(make_app):
+    behind_proxy = make_app(TRUSTED_PROXIES=1, RATELIMIT_ENABLED=False).test_client()
+    with behind_proxy.application.test_request_context():
+        from flask import url_for
+
+        static = url_for("static", filename="css/scorepad.css")
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.1"}
+    for path in ("/", static, "/api/games/nothing-here"):
+        over_https = behind_proxy.get(path, headers=forwarded)
+        over_https.close()
+        assert over_https.headers[HSTS] == "max-age=31536000", path  # a year, this host only
+        plain = behind_proxy.get(path)
+        plain.close()
+        assert HSTS not in plain.headers, path
+    # Straight to the app over https (no proxy): the same.
+    direct = make_app(RATELIMIT_ENABLED=False).test_client()
+    assert direct.get("/", base_url="https://localhost").headers[HSTS] == "max-age=31536000"
+    assert HSTS not in direct.get("/").headers
+    # A client's own X-Forwarded-Proto is not believed without a trusted proxy (FLASK_TRUSTED_PROXIES=0).
+    assert HSTS not in direct.get("/", headers=forwarded).headers
+
+
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 INLINE_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|style|hx-on[:\w-]*)\s*=", re.I)
 
@@ -206,6 +247,63 @@ def test_the_new_game_page_says_which_name_is_too_long(client):
     assert 'value="' + "B" * 41 + '"' in page[field - 400 : field + 400]
 
 
+INVISIBLE_NAMES = [
+    "\u200b",  # a zero-width space
+    "\u200b\u200c\u200d\u2060\ufeff",  # zero-width space, non-joiner, joiner, word joiner, byte-order mark
+    " \u3164 ",  # the Hangul filler between spaces
+    "\u2800",  # the blank braille pattern
+    "\u00ad\u034f",  # a soft hyphen, a combining grapheme joiner
+    "\u180e\u115f\u1160",  # the Mongolian vowel separator, Hangul fillers
+]
+
+
+@pytest.mark.parametrize("invisible", INVISIBLE_NAMES)
+def test_a_name_with_no_character_you_can_see_is_no_name(client, invisible):
+    sides = [{"name": invisible, "players": ["Ann", invisible]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {"field": "sides.0.name", "message": "Give each side a name."},
+        {"field": "sides.0.players.1", "message": "Give each player a name."},
+    ]
+    page = client.post("/games", data={**NEW_GAME, "side1_name": invisible, "player0_0": invisible})
+    assert page.status_code == 422
+    assert "Give each side a name." in text(page) and "Give each player a name." in text(page)
+
+
+def test_a_name_with_a_joined_emoji_or_an_accent_keeps_every_character(client):
+    family, accented = "Ann \U0001f469\u200d\U0001f467", "Zoe\u0301"  # a zero-width joiner, a combining accent
+    sides = [{"name": family, "players": [accented, "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
+    response = client.post("/api/games", json=game_document(sides=sides))
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["sides"][0] == {"name": family, "players": [accented, "Cleo"]}
+
+
+def test_a_field_of_a_megabyte_is_refused_in_words_not_echoed(client):
+    huge = "B" * 1_000_000
+    page = client.post("/games", data={**NEW_GAME, "player1_0": huge})
+    assert page.status_code == 413 and page.mimetype == "text/html"
+    assert len(page.get_data()) < 20_000 and "B" * 1000 not in page.get_data(as_text=True)
+    assert "1,000,000 characters" in text(page) and "at most 1,000" in text(page)
+    # The same through the other forms that show what was typed: a hand form, a game started offline.
+    game_id = start_page_game(client)
+    hand = client.post(f"/games/{game_id}/hands", data=hand_form({"count": huge}, {}))
+    assert hand.status_code == 413 and len(hand.get_data()) < 20_000
+    offline = client.post("/sync/games", data={**NEW_GAME, "side0_name": huge}, headers={"Idempotency-Key": "k" * 22})
+    assert offline.status_code == 413 and len(offline.get_data()) < 20_000
+
+
+def test_a_field_within_the_limit_is_kept_as_typed_and_a_large_file_still_restores(client):
+    typed = "B" * 1000
+    page = client.post("/games", data={**NEW_GAME, "player1_0": typed})
+    assert page.status_code == 422 and 'value="' + typed + '"' in page.get_data(as_text=True)
+    padded = json.dumps(game_document(), indent=2) + " " * 1_500_000  # a file over the 1 MB of any other post
+    # The body made here: the test client's own multipart encoding of a file this size leaves a file open.
+    boundary, body = encode_multipart({"document": FileStorage(io.BytesIO(padded.encode()), "game.json")})
+    restored = client.post("/games/import", data=body, content_type=f"multipart/form-data; boundary={boundary}")
+    assert restored.status_code == 303
+
+
 # --- At most 200 hands -----------------------------------------------------------------------------
 
 
@@ -246,6 +344,7 @@ def test_the_hand_form_says_the_game_is_full(client):
         data={"document": (io.BytesIO(json.dumps(LONG_GAME).encode()), "game.json")},
         content_type="multipart/form-data",
     )
+    restored.close()
     assert restored.status_code == 303
     game_id = restored.headers["Location"].rsplit("/", 1)[1]
     typed = hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 55}, {})
@@ -282,7 +381,8 @@ def test_restoring_and_joining_by_code_are_limited(limited):
         restored = limited.post(
             "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
         )
-        assert restored.status_code == 303
+        restored.close()
+    assert restored.status_code == 303
     refused = limited.post(
         "/games/import", data={"document": (io.BytesIO(upload), "g.json")}, content_type="multipart/form-data"
     )
@@ -292,6 +392,79 @@ def test_restoring_and_joining_by_code_are_limited(limited):
         assert limited.get("/join").status_code == 200  # the empty form costs nothing
     refused = limited.get("/join?code=ACDEFH")
     assert refused.status_code == 429 and "Check the code with the scorekeeper" in text(refused)
+
+
+def games_file(count: int) -> bytes:
+    """A file of every game (docs/api.md) holding `count` new games, each with no hand."""
+    return json.dumps({"format": "scorepad-games", "version": 1, "games": [game_document()] * count}).encode()
+
+
+def restore_file(client, raw: bytes):
+    return client.post(
+        "/games/import", data={"document": (io.BytesIO(raw), "all.json")}, content_type="multipart/form-data"
+    )
+
+
+def test_each_game_restored_counts_as_a_new_game(limited):
+    assert restore_file(limited, games_file(25)).status_code == 303  # 25 of the 30 new games a minute
+    for n in range(5):
+        assert limited.post("/api/games", json=game_document()).status_code == 201, n
+    refused = limited.post("/api/games", json=game_document())
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    again = restore_file(limited, games_file(1))
+    assert again.status_code == 429 and "restored games count too" in text(again)
+    assert 1 <= int(again.headers["Retry-After"]) <= 60
+
+
+def test_a_restore_is_let_through_while_there_is_room_then_counts_every_game(make_app):
+    client = make_app(RATELIMIT_NEW_GAMES="30 per minute;300 per hour").test_client()
+    assert restore_file(client, games_file(40)).status_code == 303  # all 40 restored: the file is one whole
+    kept = client.get("/history").get_data(as_text=True)
+    assert "40 games" in " ".join(re.sub(r"<[^>]+>", " ", kept).split())
+    refused = client.post("/games", data=NEW_GAME)  # 40 of 30 this minute: wait for the next
+    assert refused.status_code == 429 and "restored games count too" not in text(refused)
+    other = client.post("/api/games", json=game_document(), environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 201  # another address is not held back
+
+
+OUT_HAND_FORM = {"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y"}
+
+
+def test_hand_saves_are_limited_per_game_not_per_address(make_app):
+    client = make_app(RATELIMIT_HANDS="3 per minute").test_client()
+    created = client.post("/api/games", json=game_document()).get_json()
+    game_id, token = created["id"], created["edit_token"]
+    assert client.post(f"/games/{game_id}/claim", data={"key": token}).status_code == 303
+    # Posts from a phone that may not change the game are refused (403) and count for nothing.
+    stranger = client.application.test_client()
+    for _ in range(5):
+        assert stranger.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {})).status_code == 403
+    # Three saves through the three doors: the page's form, the API, the phone's queue.
+    assert client.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {})).status_code == 303
+    saved = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=bearer(token))
+    assert saved.status_code == 201
+    queued = client.post(
+        f"/sync/games/{game_id}/hands",
+        json={"hand": OUT_0, "base_version": saved.get_json()["revision"], "position": 2},
+        headers={"Idempotency-Key": "q" * 22},
+    )
+    assert queued.status_code == 201, queued.get_json()
+    # The fourth this minute, through any door: 429 in words, with Retry-After.
+    api = client.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=bearer(token))
+    assert api.status_code == 429 and "this game" in api.get_json()["errors"][0]["message"]
+    assert 1 <= int(api.headers["Retry-After"]) <= 60
+    page = client.post(f"/games/{game_id}/hands", data=hand_form(OUT_HAND_FORM, {}))
+    assert page.status_code == 429 and "the hand you typed" in text(page)
+    assert 1 <= int(page.headers["Retry-After"]) <= 60
+    edit = client.post(f"/games/{game_id}/hands/1", data=hand_form({}, OUT_HAND_FORM))
+    assert edit.status_code == 429
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 3
+    # Another table behind the same address saves on: the limit is the game's.
+    other = client.post("/api/games", json=game_document()).get_json()
+    assert (
+        client.post(f"/api/games/{other['id']}/hands", json=OUT_0, headers=bearer(other["edit_token"])).status_code
+        == 201
+    )
 
 
 def test_the_limits_are_off_with_flask_ratelimit_enabled_false(make_app, monkeypatch):
@@ -323,6 +496,60 @@ def test_without_a_trusted_proxy_a_forwarded_https_is_not_believed(make_app):
     assert "; Secure" not in session_cookie(response)
     always = make_app(RATELIMIT_ENABLED=False, SESSION_COOKIE_SECURE=True).test_client()
     assert "; Secure" in session_cookie(always.post("/games", data=NEW_GAME))
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]:
+    """Start the Procfile's web command (gunicorn, one worker, on 127.0.0.1) with FLASK_TRUSTED_PROXIES as given,
+    ask for the home page as a client claiming https would, and give the answer's headers."""
+    with open(os.path.join(ROOT, "Procfile")) as procfile:
+        command = next(line[len("web:") :] for line in procfile if line.startswith("web:"))
+    port = free_port()
+    env = {
+        **os.environ,
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+        "SECRET_KEY": "test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'procfile.sqlite'}",
+        "FLASK_TRUSTED_PROXIES": trusted_proxies,
+        "FLASK_RATELIMIT_ENABLED": "false",
+    }
+    command = command.replace("0.0.0.0:", "127.0.0.1:")  # only ever listen here in a test
+    log = open(tmp_path / f"gunicorn-{trusted_proxies}.log", "w")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env, stdout=log, stderr=log)
+    try:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.1"}
+        )
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    return dict(answer.headers)
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def test_gunicorn_believes_a_forwarded_https_only_as_flask_trusted_proxies_says(tmp_path):
+    """The Procfile's gunicorn must not read X-Forwarded-Proto itself (its --forwarded-allow-ips): ProxyFix
+    does, for as many proxies as FLASK_TRUSTED_PROXIES says (README, Configuration)."""
+    assert "Strict-Transport-Security" not in asked_through_the_procfile(tmp_path, "0")
+    assert asked_through_the_procfile(tmp_path, "1")["Strict-Transport-Security"] == STRICT_TRANSPORT_SECURITY
 
 
 # --- If-Match, the append retry, Idempotency-Keys that expire ------------------------------------
