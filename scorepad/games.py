@@ -398,8 +398,8 @@ def rematch(game_id: str):
         )
     if not stored.score.finished:
         abort(409, "This game isn't over yet: a rematch starts once a side has won. No new game was started.")
-    offer = session.get("undo")
-    if offer and offer.get("game") == game_id:  # the game has moved on: its last change is not taken back now
+    offer = _offer_of(game_id)
+    if offer is not None:  # the game has moved on: its last change is not taken back now
         session["undo"] = {**offer, "gone": "rematch"}
     started = session.get("rematch", {})
     if started.get("of") == game_id and started.get("at", 0) > time.time() - REMATCH_TAP_SECONDS:
@@ -630,14 +630,19 @@ def _offer_undo(
     }
 
 
+def _offer_of(game_id: str) -> dict | None:
+    """This phone's offer, if it is for this game (and of this kind: one kept by an older Scorepad is ignored)."""
+    offer = session.get("undo")
+    return offer if isinstance(offer, dict) and offer.get("game") == game_id and "totals" in offer else None
+
+
 def _offer_for_page(game_id: str, version: int) -> dict | None:
     """The offer the scoresheet about to be made shows, given its one-time token, or None. A later page of the
     game (this one made again, settling up, coming back to it) uses it up. The service worker's copy for offline
     shows none and leaves it alone, as does a fragment (which has no room for it)."""
-    offer = session.get("undo")
+    offer = _offer_of(game_id)
     if (
-        not offer
-        or offer.get("game") != game_id
+        offer is None
         or request.headers.get(KEEP_HEADER)
         or (request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
     ):
@@ -707,8 +712,7 @@ def _refuse_undo(game_id: str, words: str) -> Response:
 def undo(game_id: str):
     """Undo (or Redo) the change the page that followed it offered, if the game has not moved on since."""
     stored = _correctable(game_id)
-    offer = session.get("undo")
-    offer = offer if offer and offer.get("game") == game_id else None
+    offer = _offer_of(game_id)
     token = request.form.get("token") or ""
     what = "Redo" if offer and offer.get("redo") else "Undo"
     if offer is not None and token and token == offer.get("follows"):
@@ -953,8 +957,8 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
     ):
         # The page that follows shows the hand's Undo again (its offer may be in the session the first post left,
         # or, when this post was sent before that one's answer came back, not yet).
-        offer = session.get("undo")
-        if offer and offer.get("game") == game_id and offer.get("version") == stored.record.version:
+        offer = _offer_of(game_id)
+        if offer is not None and offer["version"] == stored.record.version:
             if offer.get("gone") != "rematch":
                 _offer_again(offer)
         elif not editing:

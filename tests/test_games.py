@@ -427,6 +427,17 @@ def test_the_page_that_follows_a_change_settles_before_it_takes_a_tap(client, ga
     assert '<main id="main">' in client.get(f"/games/{game}").get_data(as_text=True)  # a later visit: at once
 
 
+def test_an_undo_kept_by_an_older_scorepad_is_not_offered(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    with client.session_transaction() as session:  # as the phone kept it before this version
+        version = session["undo"]["version"]
+        session["undo"] = {"game": game, "version": version, "kind": "add", "position": 0, "hand": None, "at": 0}
+    page = client.get(f"/games/{game}")
+    assert page.status_code == 200 and "/undo" not in page.get_data(as_text=True)
+    assert client.post(f"/games/{game}/undo", data={"version": version}).status_code == 303
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
 def test_undo_tapped_twice_takes_back_one_hand(client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     client.post(f"/games/{game}/hands", data=SECOND_HAND)
