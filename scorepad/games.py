@@ -657,6 +657,13 @@ def _offer_for_page(game_id: str, version: int) -> dict | None:
     return None
 
 
+def _flash_once(message: str) -> None:
+    """Say what was done on the next page, unless it is said there already (the same post sent again once the
+    first was answered: the page that follows both shows what the first one left to say, too)."""
+    if not any(tuple(said) == ("success", message) for said in session.get("_flashes", [])):
+        flash(message, "success")
+
+
 def _offer_again(offer: dict) -> None:
     """Show this offer on the next page again (the same change sent twice: the page that follows the second)."""
     session["undo"] = {**offer, "token": None, "gone": None}
@@ -720,7 +727,7 @@ def undo(game_id: str):
         if offer.get("gone") is None and offer["version"] == stored.record.version:
             _offer_again(offer)
             done = OFFERS[offer["kind"], not offer["redo"]][1]
-            flash(done.format(n=offer["position"] + 1), "success")
+            _flash_once(done.format(n=offer["position"] + 1))
             return redirect(url_for("games.show", game_id=game_id), 303)
         return _refuse_undo(game_id, "That button was used already.")
     if offer is None or not token or token != offer.get("token"):
@@ -734,7 +741,7 @@ def undo(game_id: str):
     done = OFFERS[offer["kind"], offer["redo"]][1].format(n=offer["position"] + 1)
     if _reached(stored, offer):  # the second of two taps, sent before the first was answered
         _offer_undo(stored, *_turned(offer), follows=token)
-        flash(done, "success")
+        _flash_once(done)
         return redirect(url_for("games.show", game_id=game_id), 303)
     if offer["version"] != stored.record.version or request.form.get("version", type=int) != stored.record.version:
         return _refuse_undo(
@@ -970,7 +977,7 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
                 hands[just_saved],
                 (_totals_before(stored, just_saved), stored.score.totals),
             )
-        flash(f"Hand {just_saved + 1} saved.", "success")
+        _flash_once(f"Hand {just_saved + 1} saved.")
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
