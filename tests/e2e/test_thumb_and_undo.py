@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from conftest import PHONE, name_the_players, start_game
 
 MINUS = "\u2212"
+WAIT = 20_000  # ms: a page from the server, on a machine that may be busy
 FIRST = {"s0-natural_canastas": "1", "s0-count": "120", "s1-count": "-30"}
 # Us: a natural canasta 500 + Count 120 = 620. Them: no canasta, Count −30.
 SECOND = {"s0-mixed_canastas": "1", "s0-count": "50", "s1-natural_canastas": "1", "s1-count": "100"}
@@ -31,15 +32,15 @@ def fill(page: Page, entries: dict[str, str]) -> None:
     for name, value in entries.items():
         page.locator(f'[name="{name}"]').fill(value)
     for name, value in entries.items():
-        expect(page.locator(f'[name="{name}"]')).to_have_value(value)
+        expect(page.locator(f'[name="{name}"]')).to_have_value(value, timeout=WAIT)
 
 
 def enter(page: Page, number: int, entries: dict[str, str]) -> None:
     page.get_by_role("link", name=f"Enter hand {number}").tap()
-    expect(page.get_by_role("heading", name=f"Hand {number}")).to_be_visible()
+    expect(page.get_by_role("heading", name=f"Hand {number}")).to_be_visible(timeout=WAIT)
     fill(page, entries)
     page.get_by_role("button", name=f"Save hand {number}").tap()
-    expect(page.locator(f"#hand-{number}")).to_be_visible()
+    expect(page.locator(f"#hand-{number}")).to_be_visible(timeout=WAIT)
 
 
 def slow_the_moment(page: Page) -> None:
@@ -76,16 +77,16 @@ def test_save_tapped_fast_stores_one_hand_and_shows_its_totals_and_undo(page: Pa
     x, y = save["x"] + save["width"] / 2, save["y"] + save["height"] / 2
     for _ in range(taps - 1):  # as fast as the thumb goes: the later ones land while Save is busy, or after
         page.touchscreen.tap(x, y)
-    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.locator("#hand-1")).to_be_visible(timeout=WAIT)
     # Where Save was, "Enter hand 2" is now: in this moment a tap there reaches nothing.
     enter_next = page.get_by_role("link", name="Enter hand 2").bounding_box()
     assert enter_next is not None and enter_next["y"] <= y <= enter_next["y"] + enter_next["height"]
     assert control_at(page, x, y) is None
     page.touchscreen.tap(x, y)  # the last tap, on the scoresheet
-    expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"])
-    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible()
-    expect(page.locator("h1")).to_have_text("Us v Them")  # the next hand's form did not open
-    expect(page).to_have_url(game_url)
+    expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"], timeout=WAIT)
+    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible(timeout=WAIT)
+    expect(page.locator("h1")).to_have_text("Us v Them", timeout=WAIT)  # the next hand's form did not open
+    expect(page).to_have_url(game_url, timeout=WAIT)
     assert hands_stored(page, game_url) == 1
     # The totals and the Undo are at the top of the screen the scorekeeper is looking at.
     for shown in (page.locator(".total-figure").first, page.get_by_role("button", name="Undo: take back hand 1")):
@@ -94,7 +95,7 @@ def test_save_tapped_fast_stores_one_hand_and_shows_its_totals_and_undo(page: Pa
     # Once the moment is over, the same place opens the next hand.
     page.context.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": 1})
     page.get_by_role("link", name="Enter hand 2").tap()
-    expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Hand 2")).to_be_visible(timeout=WAIT)
 
 
 @pytest.mark.parametrize("taps", [2, 3])
@@ -112,14 +113,14 @@ def test_save_tapped_fast_without_javascript_stores_one_hand(browser: Browser, l
         x, y = save["x"] + save["width"] / 2, save["y"] + save["height"] / 2
         for _ in range(taps - 1):  # a post sent again before the answer: the server stores the hand once
             page.touchscreen.tap(x, y)
-        expect(page.locator("#hand-1")).to_be_visible()
+        expect(page.locator("#hand-1")).to_be_visible(timeout=WAIT)
         assert control_at(page, x, y) is None
         page.touchscreen.tap(x, y)
-        expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
-        expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"])
-        expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible()
-        expect(page.locator("h1")).to_have_text("Us v Them")
-        expect(page).to_have_url(game_url)
+        expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible(timeout=WAIT)
+        expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"], timeout=WAIT)
+        expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible(timeout=WAIT)
+        expect(page.locator("h1")).to_have_text("Us v Them", timeout=WAIT)
+        expect(page).to_have_url(game_url, timeout=WAIT)
         assert hands_stored(page, game_url) == 1
     finally:
         context.close()
@@ -128,16 +129,16 @@ def test_save_tapped_fast_without_javascript_stores_one_hand(browser: Browser, l
 def test_undo_is_not_offered_again_after_leaving_the_page(page: Page, live_server: str):
     start_game(page, live_server)
     enter(page, 1, FIRST)
-    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible()
+    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible(timeout=WAIT)
     page.get_by_role("link", name="Rules").tap()
-    expect(page.locator("h1")).not_to_have_text("Us v Them")
+    expect(page.locator("h1")).not_to_have_text("Us v Them", timeout=WAIT)
     page.go_back()
-    expect(page.locator("h1")).to_have_text("Us v Them")
-    expect(page.locator("#hand-1")).to_be_visible()
-    expect(page.locator("form.undo")).to_have_count(0)
+    expect(page.locator("h1")).to_have_text("Us v Them", timeout=WAIT)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=WAIT)
+    expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
     page.reload()
-    expect(page.locator("#hand-1")).to_be_visible()
-    expect(page.locator("form.undo")).to_have_count(0)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=WAIT)
+    expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
 
 
 def test_undo_is_not_offered_after_a_later_change(page: Page, live_server: str, browser: Browser):
@@ -146,9 +147,9 @@ def test_undo_is_not_offered_after_a_later_change(page: Page, live_server: str, 
     enter(page, 1, FIRST)
     enter(page, 2, SECOND)
     # Only the latest change is offered.
-    expect(page.locator("form.undo button")).to_have_text("Undo: take back hand 2")
+    expect(page.locator("form.undo button")).to_have_text("Undo: take back hand 2", timeout=WAIT)
     page.get_by_role("button", name="Undo: take back hand 2").tap()
-    expect(page.get_by_role("status").filter(has_text="Hand 2 taken back.")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Hand 2 taken back.")).to_be_visible(timeout=WAIT)
     enter(page, 2, SECOND)
     # The scorekeeper's other phone (the same device key) saves hand 3 while this page offers Undo of hand 2.
     other = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
@@ -161,9 +162,9 @@ def test_undo_is_not_offered_after_a_later_change(page: Page, live_server: str, 
     finally:
         other.close()
     page.get_by_role("button", name="Undo: take back hand 2").tap()
-    expect(page.get_by_role("status").filter(has_text="The game has changed since")).to_be_visible()
-    expect(page.locator("#hand-3 .cumulative")).to_have_text(["950", "940"])
-    expect(page.locator("form.undo")).to_have_count(0)
+    expect(page.get_by_role("status").filter(has_text="The game has changed since")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#hand-3 .cumulative")).to_have_text(["950", "940"], timeout=WAIT)
+    expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
     assert hands_stored(page, game_url) == 3
 
 
@@ -172,22 +173,24 @@ def test_undo_is_not_offered_after_a_rematch(page: Page, live_server: str):
     name_the_players(page)
     page.get_by_label("Points to win", exact=True).fill("1000")
     page.get_by_role("button", name="Start the game").tap()
-    expect(page.locator("h1")).to_have_text("Us v Them")
+    expect(page.locator("h1")).to_have_text("Us v Them", timeout=WAIT)
     game_url = page.url
     enter(page, 1, {"s0-natural_canastas": "2", "s0-count": "240", "s1-count": "-95"})
     # Us: 2 × 500 + 240 = 1,240, past 1,000; Them −95; margin 1,240 + 95 = 1,335.
-    expect(page.locator(".winner")).to_have_text("Us won by 1,335 points.")
-    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible()
+    expect(page.locator(".winner")).to_have_text("Us won by 1,335 points.", timeout=WAIT)
+    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible(timeout=WAIT)
     # The rematch, started from the home page in another tab while this page still shows Undo.
     home = page.context.new_page()
     home.goto(live_server + "/")
     home.get_by_role("button", name=re.compile("Rematch")).first.tap()
-    expect(home.locator(".flash")).to_have_text("Rematch started: Bea deals first.")
+    expect(home.locator(".flash")).to_have_text("Rematch started: Bea deals first.", timeout=WAIT)
     home.close()
     page.get_by_role("button", name="Undo: take back hand 1").tap()
-    expect(page.get_by_role("status").filter(has_text="A rematch was started from this game since")).to_be_visible()
-    expect(page.locator(".winner")).to_have_text("Us won by 1,335 points.")  # the winning hand stays
-    expect(page.locator("form.undo")).to_have_count(0)
+    expect(page.get_by_role("status").filter(has_text="A rematch was started from this game since")).to_be_visible(
+        timeout=WAIT
+    )
+    expect(page.locator(".winner")).to_have_text("Us won by 1,335 points.", timeout=WAIT)  # the winning hand stays
+    expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
     assert hands_stored(page, game_url) == 1
 
 
@@ -195,13 +198,13 @@ def test_redo_after_undo_puts_the_hand_back(page: Page, live_server: str):
     start_game(page, live_server)
     enter(page, 1, FIRST)
     enter(page, 2, SECOND)
-    expect(page.locator("#hand-2 .cumulative")).to_have_text(["970", "570"])
+    expect(page.locator("#hand-2 .cumulative")).to_have_text(["970", "570"], timeout=WAIT)
     page.get_by_role("button", name="Undo: take back hand 2").tap()
-    expect(page.get_by_role("status").filter(has_text="Hand 2 taken back.")).to_be_visible()
-    expect(page.locator("#hand-2")).to_have_count(0)
-    expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"])
+    expect(page.get_by_role("status").filter(has_text="Hand 2 taken back.")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#hand-2")).to_have_count(0, timeout=WAIT)
+    expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"], timeout=WAIT)
     page.get_by_role("button", name="Redo: put hand 2 back").tap()
-    expect(page.get_by_role("status").filter(has_text="Hand 2 is back.")).to_be_visible()
-    expect(page.locator("#hand-2 .cumulative")).to_have_text(["970", "570"])
-    expect(page.locator(".total-figure")).to_have_text(["970", "570"])
-    expect(page.locator("form.undo button")).to_have_text("Undo: take back hand 2")
+    expect(page.get_by_role("status").filter(has_text="Hand 2 is back.")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#hand-2 .cumulative")).to_have_text(["970", "570"], timeout=WAIT)
+    expect(page.locator(".total-figure")).to_have_text(["970", "570"], timeout=WAIT)
+    expect(page.locator("form.undo button")).to_have_text("Undo: take back hand 2", timeout=WAIT)
