@@ -10,6 +10,7 @@ import html
 import io
 import json
 import re
+import threading
 
 import pytest
 
@@ -690,6 +691,34 @@ def test_a_hand_sent_twice_is_saved_once(client, game):
     assert first.status_code == second.status_code == 303
     assert second.headers["Location"] == f"/games/{game}"
     assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_a_hand_sent_twice_at_the_same_moment_is_stored_once(app, client, game, monkeypatch):
+    from scorepad import games, web
+
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    first = app.test_client()  # the first tap's post, with the same cookie
+    first.set_cookie("session", client.get_cookie("session").value)
+
+    def read_while_the_first_post_is_stored(game_id: str):
+        stored = web.load_or_404(game_id)
+        assert stored.score.hands == ()  # the game and its figures read before the first post is stored...
+        monkeypatch.setattr(games, "load_or_404", web.load_or_404)
+        answers: list[int] = []  # the first post, on its own connection (a thread of its own), as the server has it
+        tap = threading.Thread(
+            target=lambda: answers.append(first.post(f"/games/{game_id}/hands", data=data).status_code)
+        )
+        tap.start()
+        tap.join(timeout=30)
+        assert answers == [303]
+        return stored  # ...and its hands after
+
+    monkeypatch.setattr(games, "load_or_404", read_while_the_first_post_is_stored)
+    second = client.post(f"/games/{game}/hands", data=data)
+    assert second.status_code == 307 and second.headers["Location"] == f"/games/{game}/hands"  # sent again
+    again = client.post(f"/games/{game}/hands", data=data)
+    assert again.status_code == 303 and again.headers["Location"] == f"/games/{game}"
+    assert cumulative(client, game) == ["1,585", "440"]
 
 
 def test_a_hand_sent_three_times_says_once_that_it_was_saved(client, game):
