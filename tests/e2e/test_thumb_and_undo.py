@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import PHONE, name_the_players, start_game
+from conftest import PHONE, name_the_players, start_game, until
 
 MINUS = "\u2212"
 WAIT = 20_000  # ms: a page from the server, on a machine that may be busy
@@ -208,3 +208,18 @@ def test_redo_after_undo_puts_the_hand_back(page: Page, live_server: str):
     expect(page.locator("#hand-2 .cumulative")).to_have_text(["970", "570"], timeout=WAIT)
     expect(page.locator(".total-figure")).to_have_text(["970", "570"], timeout=WAIT)
     expect(page.locator("form.undo button")).to_have_text("Undo: take back hand 2", timeout=WAIT)
+
+
+def test_save_works_while_the_live_preview_waits_for_its_answer(page: Page, live_server: str):
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").tap()
+    held = []  # the live preview's requests, never answered: a slow Wi-Fi's
+    page.route(re.compile(r"/hands/preview$"), lambda route: held.append(route))
+    fill(page, FIRST)
+    until(page, lambda: held, "a live preview sent")
+    save = page.get_by_role("button", name="Save hand 1").bounding_box()
+    assert save is not None
+    page.touchscreen.tap(save["x"] + save["width"] / 2, save["y"] + save["height"] / 2)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".total-figure")).to_have_text(["620", f"{MINUS}30"], timeout=WAIT)
+    page.unroute(re.compile(r"/hands/preview$"))
