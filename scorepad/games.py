@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -402,6 +403,9 @@ def rematch(game_id: str):
         )
     if not stored.score.finished:
         abort(409, "This game isn't over yet: a rematch starts once a side has won. No new game was started.")
+    offer = _offer_of(game_id)
+    if offer is not None:  # the game has moved on: its last change is not taken back now
+        session["undo"] = {**offer, "gone": "rematch"}
     started = session.get("rematch", {})
     if started.get("of") == game_id and started.get("at", 0) > time.time() - REMATCH_TAP_SECONDS:
         # Rematch tapped twice (or sent again on bad Wi-Fi): one new game, not two.
@@ -459,9 +463,12 @@ def show(game_id: str):
         store.reading_only()
         holders = len(rights.holders(game_id))
     original = _original(seen.restored_from)
-    undo = _undo_offered(game_id, seen.version) if editable else None
+    undo = _offer_for_page(game_id, seen.version) if editable else None
+    # The page that follows a change (it offers Undo, or says what was done): for a moment nothing on it takes a
+    # tap, so a second tap of the button just pressed lands on nothing (scorepad.css, .settling).
+    settling = bool(undo or session.get("_flashes"))
     # The same revision seen the same way again: 304, before any figure is worked out (a page with Undo is
-    # never reused: the button's time runs out).
+    # never reused, nor kept: its offer is for this page alone).
     tag = None if undo else delivery.page_tag(seen.version, editable, scorekeeper, holders, original)
     if tag is not None and delivery.unchanged(tag):
         return delivery.not_modified(tag, delivery.PAGE_VARY)
@@ -478,10 +485,12 @@ def show(game_id: str):
             original=original,
             settlement=_settlement(stored),
             undo=undo,
+            settling=settling,
             **scoresheet_context(stored),
         )
 
-    return delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
+    response = delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
+    return _no_store(response) if undo else response
 
 
 def _original(original_id: str | None) -> dict | None:
@@ -575,66 +584,182 @@ def claim(game_id: str):
     return _no_store(redirect(url_for("games.show", game_id=game_id), 303))
 
 
-# --- Undo: the last change taken back, while nothing has changed since ------------------------
+# --- Undo and Redo: the change just made, offered on the page that follows it ------------------------
+#
+# The phone's session keeps one offer: the last change made on it (a hand added, edited or deleted, or taken
+# back). It is "waiting" until the scoresheet is next made for this phone; that page shows it, with a one-time
+# token, and no later page does (it is marked "left"). The post is taken only with that token, while the game
+# is still at the version the change gave it and no rematch was started from it. Undo done offers Redo on the
+# page that follows, under the same conditions, and Redo done offers Undo again.
 
-UNDO_SECONDS = 120  # the button shows for a few seconds; the server allows a slow tap on bad Wi-Fi
-UNDONE = {"add": "Hand {n} taken back.", "edit": "Hand {n} is back as it was.", "delete": "Hand {n} is back."}
+KEEP_HEADER = "Scorepad-Keep"  # sent by the service worker fetching a page to keep for offline (templates/sw.js)
+OFFERS = {  # (kind, redo): what the button says, and what the page says once it is done
+    ("add", False): ("Undo: take back hand {n}", "Hand {n} taken back."),
+    ("edit", False): ("Undo the change to hand {n}", "Hand {n} is back as it was."),
+    ("delete", False): ("Undo: bring back hand {n}", "Hand {n} is back."),
+    ("add", True): ("Redo: put hand {n} back", "Hand {n} is back."),
+    ("edit", True): ("Redo the change to hand {n}", "Hand {n} has its change again."),
+    ("delete", True): ("Redo: delete hand {n} again", "Hand {n} deleted again."),
+}
 
 
-def _offer_undo(saved: store.Stored, kind: str, position: int, previous: rules.Hand | None) -> None:
-    """Remember on this phone how to take back the change just made: a hand added, edited or deleted."""
+def _offer_undo(
+    saved: store.Stored,
+    kind: str,
+    position: int,
+    before: rules.Hand | dict | None,
+    after: rules.Hand | dict | None,
+    totals: tuple | list,
+    redo: bool = False,
+    follows: str | None = None,
+) -> None:
+    """Keep on this phone how to take back the change just made (`redo`: how to make again the change just
+    taken back), for the page that follows: hand `position` as it was `before` and `after` the change (None
+    where there was no hand), and the game's totals before and after it. `follows`: the token of the offer
+    this one follows (an Undo or Redo just done)."""
+
+    def sides(hand):
+        return document.hand_json(hand)["sides"] if isinstance(hand, rules.Hand) else hand
+
     session["undo"] = {
         "game": saved.id,
         "version": saved.record.version,
+        "hands": saved.hand_count,
         "kind": kind,
+        "redo": redo,
         "position": position,
-        "hand": document.hand_json(previous)["sides"] if previous is not None else None,
-        "at": time.time(),
+        "before": sides(before),
+        "after": sides(after),
+        "totals": [list(totals[0]), list(totals[1])],
+        "token": None,  # waiting for the page that follows
+        "gone": None,  # or why it is no longer offered: "left" (a later page), "rematch"
+        "follows": follows,
     }
 
 
-def _undo_offered(game_id: str, version: int) -> dict | None:
-    """The change this phone may still take back on this game (at this version): the game unchanged since, and
-    not long ago."""
-    undo = session.get("undo")
+def _offer_of(game_id: str) -> dict | None:
+    """This phone's offer, if it is for this game (and of this kind: one kept by an older Scorepad is ignored)."""
+    offer = session.get("undo")
+    return offer if isinstance(offer, dict) and offer.get("game") == game_id and "totals" in offer else None
+
+
+def _offer_for_page(game_id: str, version: int) -> dict | None:
+    """The offer the scoresheet about to be made shows, given its one-time token, or None. A later page of the
+    game (this one made again, settling up, coming back to it) uses it up. The service worker's copy for offline
+    shows none and leaves it alone, as does a fragment (which has no room for it)."""
+    offer = _offer_of(game_id)
     if (
-        not undo
-        or undo.get("game") != game_id
-        or undo.get("version") != version
-        or time.time() - undo.get("at", 0) > UNDO_SECONDS
+        offer is None
+        or request.headers.get(KEEP_HEADER)
+        or (request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
     ):
         return None
-    return {**undo, "number": undo["position"] + 1}
+    if offer.get("token") is None and offer.get("gone") is None and offer.get("version") == version:
+        offer = {**offer, "token": secrets.token_urlsafe(16)}
+        session["undo"] = offer
+        label = OFFERS[offer["kind"], offer["redo"]][0]
+        return {**offer, "label": label.format(n=offer["position"] + 1)}
+    if offer.get("gone") is None:
+        session["undo"] = {**offer, "gone": "left"}
+    return None
+
+
+def _flash_once(message: str) -> None:
+    """Say what was done on the next page, unless it is said there already (the same post sent again once the
+    first was answered: the page that follows both shows what the first one left to say, too)."""
+    if not any(tuple(said) == ("success", message) for said in session.get("_flashes", [])):
+        flash(message, "success")
+
+
+def _offer_again(offer: dict) -> None:
+    """Show this offer on the next page again (the same change sent twice: the page that follows the second)."""
+    session["undo"] = {**offer, "token": None, "gone": None}
+
+
+def _target(offer: dict) -> tuple[str, dict | None]:
+    """What taking up the offer does at its hand's place: "remove" it, "put" a hand in its place, or "insert"
+    one there; and that hand."""
+    kind, redo = offer["kind"], offer["redo"]
+    if kind == "edit":
+        return "put", offer["after"] if redo else offer["before"]
+    if (kind == "add") != redo:  # an add taken back, a delete made again
+        return "remove", None
+    return "insert", offer["after"] if redo else offer["before"]
+
+
+def _reached(stored: store.Stored, offer: dict) -> bool:
+    """Whether the game is as taking up the offer leaves it, one change later: it was taken up already (the
+    same post sent twice, the second before the first's answer came back)."""
+    if stored.record.version != offer["version"] + 1:
+        return False
+    action, hand = _target(offer)
+    hands, position = stored.game.hands, offer["position"]
+    count = offer["hands"] + {"remove": -1, "put": 0, "insert": 1}[action]
+    if len(hands) != count or list(stored.score.totals) != offer["totals"][1 if offer["redo"] else 0]:
+        return False
+    return action == "remove" or (position < count and document.hand_json(hands[position])["sides"] == hand)
+
+
+def _turned(offer: dict) -> tuple:
+    """The arguments of `_offer_undo` for the offer that follows this one taken up: Redo after Undo, and back."""
+    return offer["kind"], offer["position"], offer["before"], offer["after"], offer["totals"], not offer["redo"]
+
+
+def _take_up(stored: store.Stored, offer: dict) -> store.Stored:
+    """Undo (or Redo) the offer's change."""
+    action, hand = _target(offer)
+    position = offer["position"]
+    if action == "remove":
+        return store.delete_hand(stored, position)
+    parsed = document.hand_from_json({"sides": hand})
+    if action == "put" or position == stored.hand_count:
+        return store.save_checked_hand(stored, position, parsed)
+    return store.insert_hand(stored, position, parsed)
+
+
+def _refuse_undo(game_id: str, words: str) -> Response:
+    flash(words + " Nothing was changed: edit or delete the hand instead, if it needs it.", "error")
+    return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    """Take back the last change made on this phone (a hand added, edited or deleted), if nothing changed since."""
+    """Undo (or Redo) the change the page that followed it offered, if the game has not moved on since."""
     stored = _correctable(game_id)
-    offered = _undo_offered(stored.id, stored.record.version)
-    if offered is None or request.form.get("version", type=int) != stored.record.version:
-        flash(
-            "That change can't be taken back any more: the game has changed since, or it was too long ago. "
-            "Edit or delete the hand instead.",
-            "error",
+    offer = _offer_of(game_id)
+    token = request.form.get("token") or ""
+    what = "Redo" if offer and offer.get("redo") else "Undo"
+    if offer is not None and token and token == offer.get("follows"):
+        # The Undo (or Redo) just done, sent again (a second tap): said as done, and its Redo offered again.
+        if offer.get("gone") is None and offer["version"] == stored.record.version:
+            _offer_again(offer)
+            done = OFFERS[offer["kind"], not offer["redo"]][1]
+            _flash_once(done.format(n=offer["position"] + 1))
+            return redirect(url_for("games.show", game_id=game_id), 303)
+        return _refuse_undo(game_id, "That button was used already.")
+    if offer is None or not token or token != offer.get("token"):
+        return _refuse_undo(
+            game_id, "That button was used already, or was for an older change: Undo is only for the change just made."
         )
+    if offer.get("gone") == "rematch":
+        return _refuse_undo(game_id, f"A rematch was started from this game since: {what} is no longer offered.")
+    if offer.get("gone") == "left":
+        return _refuse_undo(game_id, f"{what} was offered only on the page that followed the change, left since.")
+    done = OFFERS[offer["kind"], offer["redo"]][1].format(n=offer["position"] + 1)
+    if _reached(stored, offer):  # the second of two taps, sent before the first was answered
+        _offer_undo(stored, *_turned(offer), follows=token)
+        _flash_once(done)
         return redirect(url_for("games.show", game_id=game_id), 303)
-    position, kind = offered["position"], offered["kind"]
+    if offer["version"] != stored.record.version or request.form.get("version", type=int) != stored.record.version:
+        return _refuse_undo(
+            game_id, "The game has changed since (a hand was saved, changed or deleted, here or on another phone)."
+        )
     try:
-        if kind == "add":
-            store.delete_hand(stored, position)
-        elif kind == "edit":
-            store.save_checked_hand(stored, position, document.hand_from_json({"sides": offered["hand"]}))
-        else:
-            store.insert_hand(stored, position, document.hand_from_json({"sides": offered["hand"]}))
+        saved = _take_up(stored, offer)
     except (store.EditConflict, RuleError):
-        flash(
-            "The game changed on another phone at the same moment: nothing was taken back. Check the scoresheet.",
-            "error",
-        )
-        return redirect(url_for("games.show", game_id=game_id), 303)
-    session.pop("undo", None)
-    flash(UNDONE[kind].format(n=position + 1), "success")
+        return _refuse_undo(game_id, "The game changed on another phone at the same moment.")
+    _offer_undo(saved, *_turned(offer), follows=token)
+    flash(done, "success")
     return redirect(url_for("games.show", game_id=game_id), 303)
 
 
@@ -793,6 +918,12 @@ def new_hand(game_id: str):
 
 
 def _save(stored: store.Stored, position: int) -> Response:
+    if stored.hand_count != len(stored.game.hands):
+        # Another post (this hand sent twice at the same moment, or another phone's) was stored while this one
+        # read the game: its figures and its hands disagree. Sent again (307: the same post, by the browser or
+        # htmx), it finds the game as it is now, and the same hand is not stored twice.
+        current_app.logger.info("Game %s changed while a hand was read: the post is sent again", stored.id)
+        return redirect(request.path, 307)
     editing = position < len(stored.game.hands)
     sent_version = request.form.get("version", type=int)
     if sent_version is not None and sent_version != stored.record.version:
@@ -808,11 +939,12 @@ def _save(stored: store.Stored, position: int) -> Response:
         )
         return _hand_page(stored, form, position, 422)
     previous = stored.game.hands[position] if editing else None
+    before = stored.score.totals
     try:
         saved = store.save_checked_hand(stored, position, checked[0])
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
-    _offer_undo(saved, "edit" if editing else "add", position, previous)
+    _offer_undo(saved, "edit" if editing else "add", position, previous, checked[0], (before, saved.score.totals))
     flash(f"Hand {position + 1} saved.", "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
     return redirect(url_for("games.show", game_id=stored.id), 303)
@@ -843,7 +975,22 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
         and 0 <= just_saved < len(hands)
         and _same_as_stored(stored, just_saved)
     ):
-        flash(f"Hand {just_saved + 1} saved.", "success")
+        # The page that follows shows the hand's Undo again (its offer may be in the session the first post left,
+        # or, when this post was sent before that one's answer came back, not yet).
+        offer = _offer_of(game_id)
+        if offer is not None and offer["version"] == stored.record.version:
+            if offer.get("gone") != "rematch":
+                _offer_again(offer)
+        elif not editing:
+            _offer_undo(
+                stored,
+                "add",
+                just_saved,
+                None,
+                hands[just_saved],
+                (_totals_before(stored, just_saved), stored.score.totals),
+            )
+        _flash_once(f"Hand {just_saved + 1} saved.")
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
@@ -941,6 +1088,7 @@ def delete_hand(game_id: str, number: int):
     stored = _correctable(game_id)
     position = _hand_position(stored, number)
     deleted = stored.game.hands[position]
+    before = stored.score.totals
     try:
         saved = store.delete_hand(stored, position)
     except RuleError as error:
@@ -954,6 +1102,6 @@ def delete_hand(game_id: str, number: int):
             "error",
         )
         return redirect(url_for("games.show", game_id=game_id), 303)
-    _offer_undo(saved, "delete", position, deleted)
+    _offer_undo(saved, "delete", position, deleted, None, (before, saved.score.totals))
     flash(f"Hand {number} deleted.", "success")
     return redirect(url_for("games.show", game_id=game_id), 303)

@@ -88,9 +88,15 @@ function networkFirst(event, keep, servable = keep) {
     .finally(() => clearTimeout(timer));
 }
 
+{#- A redirect's page is another address's; a page marked no-store is this moment's alone (one that offers Undo: #}
+{#- the page asks for a copy without it, fetched by the "message" handler below). #}
+function keepable(response) {
+  return response.ok && !response.redirected && !/no-store/.test(response.headers.get("Cache-Control") || "");
+}
+
 {#- Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy). #}
 function keepPage(request, response) {
-  if (!response.ok || response.redirected) return undefined;  {#- a redirect's page is another address's #}
+  if (!keepable(response)) return undefined;
   const copy = response.clone();  {#- now, before the page reads the body #}
   return caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
 }
@@ -148,8 +154,10 @@ self.addEventListener("message", (event) => {
   if (url.origin !== self.location.origin || !(keepsPage(url) || isStatic)) return;
   const key = isStatic ? url.href : url;
   event.waitUntil(caches.match(key)
-    .then((have) => (have && (event.data.ifAbsent || isStatic) ? undefined : fetch(url, { credentials: "same-origin" })
-      .then((response) => response.ok && !response.redirected &&
+    {#- Scorepad-Keep: a copy for offline, not a visit (the server leaves the phone's Undo alone and shows none). #}
+    .then((have) => (have && (event.data.ifAbsent || isStatic) ? undefined
+      : fetch(url, { credentials: "same-origin", headers: { "Scorepad-Keep": "offline" } })
+      .then((response) => keepable(response) &&
         caches.open(CACHE_NAME).then((cache) => cache.put(key, response)))))
     .catch(() => {}));
 });

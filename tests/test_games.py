@@ -10,6 +10,7 @@ import html
 import io
 import json
 import re
+import threading
 
 import pytest
 
@@ -330,58 +331,186 @@ def test_any_hand_can_be_deleted_after_a_confirmation_that_says_what_it_removes(
     assert "2 Bea dealt" in page and "Hand 3: Cleo deals" in page
 
 
+UNDO_FORM = re.compile(
+    r'action="/games/[^/]+/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)">'
+    r'\s*<input type="hidden" name="token" value="([\w-]+)">\s*<button[^>]*>([^<]+)</button>'
+)
+
+
+def offered(client, game: str) -> tuple[str, dict, list[str]]:
+    """The scoresheet made once for this phone: the Undo (or Redo) it offers (its words) and that form's fields,
+    or ("", {}) for none; and every running total on it."""
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    found = UNDO_FORM.search(page)
+    totals = re.findall(r'class="cumulative">([^<]+)<', page)
+    return (found.group(3), {"version": found.group(1), "token": found.group(2)}, totals) if found else ("", {}, totals)
+
+
 def test_a_saved_hand_can_be_taken_back(client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     client.post(f"/games/{game}/hands", data=SECOND_HAND)
-    page = client.get(f"/games/{game}").get_data(as_text=True)
-    assert "Undo: take back hand 2" in page
-    version = re.search(
-        r'action="/games/[^/]+/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', page
-    ).group(1)
-    response = client.post(f"/games/{game}/undo", data={"version": version})
-    assert response.status_code == 303
-    assert "Hand 2 taken back." in text(client.get(f"/games/{game}"))
-    assert cumulative(client, game) == ["1,585", "440"]
-    assert "Undo" not in text(client.get(f"/games/{game}"))  # taken back once; nothing more to undo
+    words, form, _ = offered(client, game)
+    assert words == "Undo: take back hand 2"
+    response = client.post(f"/games/{game}/undo", data=form)
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{game}"
+    page = client.get(f"/games/{game}")
+    assert "Hand 2 taken back." in text(page)
+    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
+    assert "Undo" not in text(page)  # taken back once; nothing more to undo
 
 
-def undo_version(client, game: str) -> str:
-    page = client.get(f"/games/{game}").get_data(as_text=True)
-    return re.search(r'/undo"[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', page).group(1)
-
-
-def test_an_edit_can_be_taken_back(client, game):
+def test_an_edit_can_be_taken_back_and_made_again(client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485"})
-    assert cumulative(client, game) == ["1,685", "440"]  # 1,200 + 485
-    assert "Undo the change to hand 1" in text(client.get(f"/games/{game}"))
-    client.post(f"/games/{game}/undo", data={"version": undo_version(client, game)})
-    assert cumulative(client, game) == ["1,585", "440"]
+    words, form, _ = offered(client, game)
+    assert words == "Undo the change to hand 1"
+    client.post(f"/games/{game}/undo", data=form)
+    words, form, totals = offered(client, game)
+    assert words == "Redo the change to hand 1" and totals == ["1,585", "440"]  # 1,200 + 385, as entered first
+    client.post(f"/games/{game}/undo", data=form)
+    assert "Hand 1 has its change again." in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,685", "440"]
 
 
-def test_a_deleted_hand_can_be_brought_back_in_its_place(client, game):
+def test_a_deleted_hand_can_be_brought_back_in_its_place_and_deleted_again(client, game):
     for hand in (FIRST_HAND, SECOND_HAND, THIRD_HAND):
         client.post(f"/games/{game}/hands", data=hand)
     client.post(f"/games/{game}/hands/2/delete")
-    assert "Undo: bring back hand 2" in text(client.get(f"/games/{game}"))
-    client.post(f"/games/{game}/undo", data={"version": undo_version(client, game)})
-    assert "Hand 2 is back." in text(client.get(f"/games/{game}"))
-    assert cumulative(client, game) == ["1,585", "440", "1,985", "390", "2,685", "750"]
+    words, form, _ = offered(client, game)
+    assert words == "Undo: bring back hand 2"
+    client.post(f"/games/{game}/undo", data=form)
+    words, form, totals = offered(client, game)
+    assert words == "Redo: delete hand 2 again" and totals == ["1,585", "440", "1,985", "390", "2,685", "750"]
+    client.post(f"/games/{game}/undo", data=form)
+    # Hand 3 moves up again: Us 1,585 + 700 = 2,285; Them 440 + 360 = 800.
+    assert "Hand 2 deleted again." in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440", "2,285", "800"]
+
+
+def test_redo_puts_back_the_hand_undo_took_back_and_offers_undo_again(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    client.post(f"/games/{game}/undo", data=offered(client, game)[1])
+    words, form, _ = offered(client, game)
+    assert words == "Redo: put hand 2 back"
+    client.post(f"/games/{game}/undo", data=form)
+    page = client.get(f"/games/{game}")
+    assert "Hand 2 is back." in text(page) and "Undo: take back hand 2" in text(page)
+    # Hand 2 as saved: Us 1,585 + 400 = 1,985; Them 440 − 50 = 390.
+    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440", "1,985", "390"]
+
+
+def test_undo_is_offered_on_the_page_that_follows_the_change_only(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    words, form, _ = offered(client, game)
+    assert words == "Undo: take back hand 1"
+    assert offered(client, game)[:2] == ("", {})  # the scoresheet again (coming back to it, or settling up): none
+    response = client.post(f"/games/{game}/undo", data=form)  # the first page's button, kept open somewhere
+    assert response.status_code == 303
+    assert "was offered only on the page that followed the change, left since. Nothing was changed" in text(
+        client.get(f"/games/{game}")
+    )
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
+def test_the_page_with_undo_is_never_kept_and_the_offline_copy_leaves_it_alone(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    kept = client.get(f"/games/{game}", headers={"Scorepad-Keep": "offline"})  # the service worker's copy
+    assert "/undo" not in kept.get_data(as_text=True) and "Hand 1 saved." in text(kept)
+    page = client.get(f"/games/{game}")  # the page that follows the save: the worker's copy did not use it up
+    assert "Undo: take back hand 1" in text(page)
+    assert page.headers["Cache-Control"] == "no-store" and "ETag" not in page.headers
+
+
+def test_the_page_that_follows_a_change_settles_before_it_takes_a_tap(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    assert '<main id="main" class="settling">' in client.get(f"/games/{game}").get_data(as_text=True)
+    assert '<main id="main">' in client.get(f"/games/{game}").get_data(as_text=True)  # a later visit: at once
+
+
+def test_an_undo_kept_by_an_older_scorepad_is_not_offered(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    with client.session_transaction() as session:  # as the phone kept it before this version
+        version = session["undo"]["version"]
+        session["undo"] = {"game": game, "version": version, "kind": "add", "position": 0, "hand": None, "at": 0}
+    page = client.get(f"/games/{game}")
+    assert page.status_code == 200 and "/undo" not in page.get_data(as_text=True)
+    assert client.post(f"/games/{game}/undo", data={"version": version}).status_code == 303
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
+def test_undo_tapped_twice_takes_back_one_hand(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    form = offered(client, game)[1]
+    client.post(f"/games/{game}/undo", data=form)
+    second = client.post(f"/games/{game}/undo", data=form)  # the second tap, sent once the first was answered
+    assert second.status_code == 303
+    page = client.get(f"/games/{game}")
+    assert text(page).count("Hand 2 taken back.") == 1 and "Redo: put hand 2 back" in text(page)
+    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
+
+
+def test_undo_sent_twice_before_the_first_answer_takes_back_one_hand(app, client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    form = offered(client, game)[1]
+    before = client.get_cookie("session").value  # the second tap leaves with the cookie the first one had
+    client.post(f"/games/{game}/undo", data=form)
+    client.set_cookie("session", before)
+    client.post(f"/games/{game}/undo", data=form)
+    page = client.get(f"/games/{game}")
+    assert "Hand 2 taken back." in text(page) and "Redo: put hand 2 back" in text(page)
+    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
+
+
+def test_an_undo_button_used_already_is_refused_in_words(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    undo = offered(client, game)[1]
+    client.post(f"/games/{game}/undo", data=undo)
+    client.post(f"/games/{game}/undo", data=offered(client, game)[1])  # Redo: hand 2 is back
+    response = client.post(f"/games/{game}/undo", data=undo)  # the first Undo's token again
+    assert response.status_code == 303
+    assert "That button was used already, or was for an older change" in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440", "1,985", "390"]
 
 
 def test_undo_is_refused_once_the_game_changed_since(app, client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
-    stale = undo_version(client, game)
+    stale = offered(client, game)[1]
     other = app.test_client()  # another phone with the scorekeeper's rights saves hand 2
     with client.session_transaction() as session:
         device = session["device"]
     with other.session_transaction() as session:
         session["device"] = device
     other.post(f"/games/{game}/hands", data=SECOND_HAND)
-    response = client.post(f"/games/{game}/undo", data={"version": stale})
+    response = client.post(f"/games/{game}/undo", data=stale)
     assert response.status_code == 303
-    assert "can't be taken back any more" in text(client.get(f"/games/{game}"))
+    assert "The game has changed since" in text(client.get(f"/games/{game}"))
     assert cumulative(client, game) == ["1,585", "440", "1,985", "390"]
+
+
+def test_a_later_change_has_its_own_undo(client, game):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    first = offered(client, game)[1]
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    assert offered(client, game)[0] == "Undo: take back hand 2"
+    client.post(f"/games/{game}/undo", data=first)  # hand 1's button, from the page before
+    assert "That button was used already, or was for an older change" in text(client.get(f"/games/{game}"))
+    assert cumulative(client, game) == ["1,585", "440", "1,985", "390"]
+
+
+def test_undo_after_a_rematch_of_the_game_is_refused_in_words(client):
+    game = finished_game(client)
+    words, form, _ = offered(client, game)
+    assert words == "Undo: take back hand 1"  # the winning hand, on the page that followed it
+    rematch = client.post(f"/games/{game}/rematch").headers["Location"]
+    response = client.post(f"/games/{game}/undo", data=form)
+    assert response.status_code == 303
+    assert "A rematch was started from this game since: Undo is no longer offered." in text(client.get(rematch))
+    assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
+    assert cumulative(client, game) == ["1,585", "440"]
 
 
 # --- Who may change a game --------------------------------------------------------------------
@@ -562,6 +691,56 @@ def test_a_hand_sent_twice_is_saved_once(client, game):
     assert first.status_code == second.status_code == 303
     assert second.headers["Location"] == f"/games/{game}"
     assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+def test_a_hand_sent_twice_at_the_same_moment_is_stored_once(app, client, game, monkeypatch):
+    from scorepad import games, web
+
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    first = app.test_client()  # the first tap's post, with the same cookie
+    first.set_cookie("session", client.get_cookie("session").value)
+
+    def read_while_the_first_post_is_stored(game_id: str):
+        stored = web.load_or_404(game_id)
+        assert stored.score.hands == ()  # the game and its figures read before the first post is stored...
+        monkeypatch.setattr(games, "load_or_404", web.load_or_404)
+        answers: list[int] = []  # the first post, on its own connection (a thread of its own), as the server has it
+        tap = threading.Thread(
+            target=lambda: answers.append(first.post(f"/games/{game_id}/hands", data=data).status_code)
+        )
+        tap.start()
+        tap.join(timeout=30)
+        assert answers == [303]
+        return stored  # ...and its hands after
+
+    monkeypatch.setattr(games, "load_or_404", read_while_the_first_post_is_stored)
+    second = client.post(f"/games/{game}/hands", data=data)
+    assert second.status_code == 307 and second.headers["Location"] == f"/games/{game}/hands"  # sent again
+    again = client.post(f"/games/{game}/hands", data=data)
+    assert again.status_code == 303 and again.headers["Location"] == f"/games/{game}"
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
+def test_a_hand_sent_three_times_says_once_that_it_was_saved(client, game):
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    for _ in range(3):  # without JavaScript: each tap posts again, the later ones once the first was answered
+        assert client.post(f"/games/{game}/hands", data=data).status_code == 303
+    page = text(client.get(f"/games/{game}"))
+    assert page.count("Hand 1 saved.") == 1 and "Undo: take back hand 1" in page
+
+
+def test_the_page_after_a_hand_sent_twice_shows_its_totals_and_undo(app, client, game):
+    data = {**FIRST_HAND, "version": version_of(client, game)}
+    before = client.get_cookie("session").value  # the second tap leaves before the first is answered
+    client.post(f"/games/{game}/hands", data=data)
+    client.set_cookie("session", before)
+    second = client.post(f"/games/{game}/hands", data=data)
+    assert second.status_code == 303 and second.headers["Location"] == f"/games/{game}"
+    page = client.get(f"/games/{game}")
+    assert "Hand 1 saved." in text(page) and "Undo: take back hand 1" in text(page)
+    # Us: 2 red 3s 200, natural 500, mixed 300, went out 200 = 1,200, Count 385: 1,585. Them: mixed 300 + 140 = 440.
+    assert re.findall(r'class="total-figure">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
+    assert "hand-2" not in page.get_data(as_text=True)
 
 
 def test_a_new_hand_form_left_open_while_another_phone_saved_keeps_its_entries(app, client, game):

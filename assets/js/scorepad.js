@@ -186,15 +186,6 @@ for (const type of ["input", "change"]) {
     if (form) keepDraft(form);
   });
 }
-// An offer that lasts a few seconds (Undo after a save) goes away by itself.
-function hideLater(root) {
-  for (const offer of $$("[data-hide-after]", root.querySelectorAll ? root : document)) {
-    setTimeout(() => offer.remove(), parseInt(offer.dataset.hideAfter, 10));
-  }
-}
-on("DOMContentLoaded", () => hideLater(document));
-on("htmx:load", (event) => hideLater(event.detail.elt));
-
 on("click", (event) => {
   const form = $("form.hand-form"), cancel = inside(event, "a.cancel-hand");
   if (!cancel || !form) return;
@@ -332,6 +323,8 @@ addEventListener("online", () => {
 // A page shown through htmx (a saved hand) was never seen by the service worker: ask it to keep it.
 const worker = () => navigator.serviceWorker?.controller;
 on("htmx:pushedIntoHistory", (event) => worker()?.postMessage({ keep: event.detail.path }));
+// Nor one that offers Undo: it is never kept (no-store), so the worker keeps a copy made without it.
+on("DOMContentLoaded", () => $("form.undo") && worker()?.postMessage({ keep: location.pathname }));
 
 // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi. A scorekeeper's page
 // also names what the phone needs for its next step offline (base.html's data-keep: the new-game page, the offline

@@ -130,3 +130,41 @@ def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
     expect(page.locator("#offline-banner")).to_be_visible()
     expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^No connection: figures as of .*\d\d:\d\d$"))
     expect(page.locator(".total-figure").first).to_have_text("1,150")
+
+
+WAIT = 20_000  # ms: a page from the server, on a machine that may be busy
+
+
+def kept_copy(page) -> str:
+    """The scoresheet's copy the service worker keeps for offline, as stored (empty if none)."""
+    return page.evaluate(
+        "async () => { const kept = await caches.match(location.pathname); return kept ? kept.text() : ''; }"
+    )
+
+
+def test_the_copy_kept_for_offline_never_offers_undo_or_redo(page, wifi):
+    start_game(page, wifi.url)
+    keep_on_the_phone(page)
+    page.get_by_role("link", name="Enter hand 1").click()
+    us = page.locator('fieldset[data-side="0"]')
+    us.get_by_label("Natural canastas", exact=True).fill("2")
+    us.get_by_role("textbox", name=re.compile("^Count")).fill("150")
+    page.get_by_role("button", name="Save hand 1").click()  # through htmx: the worker fetches a copy to keep
+    expect(page.get_by_role("button", name="Undo: take back hand 1")).to_be_visible(timeout=WAIT)
+    page.wait_for_function("""async () => {
+        const kept = await caches.match(location.pathname);
+        return kept && (await kept.text()).includes('id="hand-1"');
+    }""")
+    assert 'class="undo"' not in kept_copy(page)
+    page.get_by_role("button", name="Undo: take back hand 1").click()  # a plain post: the answer is a navigation
+    expect(page.get_by_role("button", name="Redo: put hand 1 back")).to_be_visible(timeout=WAIT)
+    page.wait_for_function("""async () => {
+        const kept = await caches.match(location.pathname);
+        return kept && !(await kept.text()).includes('id="hand-1"');
+    }""")
+    assert 'class="undo"' not in kept_copy(page)
+    wifi.cut()
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text("No hands yet.")).to_be_visible(timeout=WAIT)
+    expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
