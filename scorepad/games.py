@@ -741,7 +741,7 @@ def undo(game_id: str):
         return _refuse_undo(
             game_id, "That button was used already, or was for an older change: Undo is only for the change just made."
         )
-    if offer.get("gone") == "rematch":
+    if offer.get("gone") == "rematch" or stored.record.rematch_id is not None:  # here, or on another phone
         return _refuse_undo(game_id, f"A rematch was started from this game since: {what} is no longer offered.")
     if offer.get("gone") == "left":
         return _refuse_undo(game_id, f"{what} was offered only on the page that followed the change, left since.")

@@ -513,6 +513,22 @@ def test_undo_after_a_rematch_of_the_game_is_refused_in_words(client):
     assert cumulative(client, game) == ["1,585", "440"]
 
 
+def test_undo_after_a_rematch_started_on_another_phone_is_refused_in_words(app, client):
+    game = finished_game(client)
+    form = offered(client, game)[1]  # the winning hand's Undo, on the page that followed it
+    other = app.test_client()  # another phone with the scorekeeper's rights starts the rematch
+    with client.session_transaction() as session:
+        device = session["device"]
+    with other.session_transaction() as session:
+        session["device"] = device
+    assert other.post(f"/games/{game}/rematch").status_code == 303
+    response = client.post(f"/games/{game}/undo", data=form)
+    assert response.status_code == 303
+    assert "A rematch was started from this game since: Undo is no longer offered." in text(client.get(f"/games/{game}"))
+    assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
+    assert cumulative(client, game) == ["1,585", "440"]
+
+
 # --- Who may change a game --------------------------------------------------------------------
 
 
