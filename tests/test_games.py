@@ -524,7 +524,8 @@ def test_undo_after_a_rematch_started_on_another_phone_is_refused_in_words(app, 
     assert other.post(f"/games/{game}/rematch").status_code == 303
     response = client.post(f"/games/{game}/undo", data=form)
     assert response.status_code == 303
-    assert "A rematch was started from this game since: Undo is no longer offered." in text(client.get(f"/games/{game}"))
+    page = text(client.get(f"/games/{game}"))
+    assert "A rematch was started from this game since: Undo is no longer offered." in page
     assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
     assert cumulative(client, game) == ["1,585", "440"]
 
