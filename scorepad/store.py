@@ -87,7 +87,8 @@ class Stored:
         Stored hands were checked when saved: they are scored as they are, so a check added later never
         locks anyone out of an old game."""
         kept = _kept_figures(self.record)
-        if kept is not None:
+        hands = self.record.__dict__.get("hands")  # read already (not by _read: a list's loader), or None
+        if kept is not None and (hands is None or len(hands) == len(kept.hands)):
             return kept
         score = rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
         figures = self.record.figures
