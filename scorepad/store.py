@@ -598,7 +598,8 @@ def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bo
     score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
     position = stored.hand_count
     with _writing(stored, score, held=True):
-        _forget_old_keys()  # an old row under this very key included: this is a new request
+        if key is not None:
+            _forget_old_keys()  # an old row under this very key included: this is a new request
         _append(stored, hand)
         if key is not None:  # a reference to the hand, not the document: a few bytes
             db.session.add(

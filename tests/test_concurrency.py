@@ -32,6 +32,7 @@ import pytest
 from scorepad import create_app, document
 from scorepad.models import db
 
+from . import databases
 from .conftest import game_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,9 +84,18 @@ class Server:
         return json.loads(body)
 
 
-@pytest.fixture
-def server(database_uri, tmp_path):
-    """gunicorn, two workers of four threads, on a free port of 127.0.0.1; stopped (by its pid) after the test."""
+@pytest.fixture(scope="module")
+def database_uri(tmp_path_factory):
+    """One fresh database for this file's tests (each plays its own games): gunicorn starts once."""
+    with databases.fresh_database(tmp_path_factory.mktemp("database")) as uri:
+        yield uri
+
+
+@pytest.fixture(scope="module")
+def server(database_uri, tmp_path_factory):
+    """gunicorn, two workers of four threads, on a free port of 127.0.0.1; stopped (by its pid) after the tests, and
+    its log then holds no traceback (no request failed on the server)."""
+    tmp_path = tmp_path_factory.mktemp("gunicorn")
     app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})  # the schema, made once
     with app.app_context():
         db.engine.dispose()
