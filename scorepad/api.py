@@ -14,10 +14,6 @@ from .rules import RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-# Two hands added at the same moment are both stored: the one that lost the race is checked again as the next
-# hand and stored after the other (docs/api.md). A game changing this often for one call is not a card table.
-APPEND_ATTEMPTS = 5
-
 
 @bp.before_request
 def require_json_body():
@@ -172,42 +168,22 @@ def get_game(game_id: str):
     return delivery.strong_tag(response, str(revision))
 
 
-def _remembered_etag(response, body: dict):
-    """A remembered answer with the ETag it was first sent with: the revision its document gives."""
-    if "revision" in body:  # an answer remembered before documents carried it has none
-        response.set_etag(str(body["revision"]))
-    return response
-
-
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str):
-    """Add the next hand; with an Idempotency-Key a repeated call stores it once and answers as the first."""
+    """Add the next hand: stored after whatever was stored before it, even at the same moment (docs/api.md). With
+    an Idempotency-Key a repeated call stores nothing and answers with the game as it is now."""
     stored = _editable(game_id)
     key = request.headers.get("Idempotency-Key")
     problem = store.idempotency_key_problem(key) if key else None
     if problem:
         abort(400, problem)
-    if key:
-        previous = store.remembered_answer(stored, key)
-        if previous is not None:
-            current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
-            return _remembered_etag(jsonify(previous.body), previous.body), previous.status
-    data = _json_body()
-    attempt = 1
-    while True:
-        try:
-            if key:
-                status, body = store.add_hand_once(stored, data, key)
-                return _remembered_etag(jsonify(body), body), status
-            changed = store.add_hand(stored, data)
-            return _with_etag(jsonify(changed.document()), changed), 201
-        except store.EditConflict:
-            if attempt == APPEND_ATTEMPTS:
-                raise
-            attempt += 1
-            # Another hand was stored first: this one is checked again as the hand after it.
-            current_app.logger.info("Hand for game %s to be stored after one added at the same moment", game_id)
-            stored = store.load_game(game_id)
+    appended = store.append_hand(stored, _json_body(), key or None)
+    response = jsonify(appended.body)
+    response.set_etag(str(appended.body["revision"]))
+    if appended.replayed:
+        current_app.logger.info("Idempotent replay of a hand for game %s", game_id)
+        response.headers["Idempotent-Replayed"] = "true"
+    return response, appended.status
 
 
 def _hand_number(stored: store.Stored, n: int) -> int:

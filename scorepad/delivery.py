@@ -105,14 +105,21 @@ def compressed_copy(static_folder: Path, versions: dict[str, str], instance_path
     return target
 
 
+# SQLite's wait for the write lock polls (every 100 ms once it has waited a while) while newcomers poll sooner: under
+# a burst of saves one writer may wait several times the burst's work. Far above a save; under gunicorn's timeout.
+SQLITE_BUSY_SECONDS = 25
+
+
 def quick_sqlite_commits(dbapi_connection, connection_record) -> None:
     """SQLite only: write-ahead logging, so a commit appends to the log without waiting for the disk twice
     (synchronous=NORMAL: safe against a crash of the app; a power cut may lose the last commits, never the
-    file), and readers never wait for a writer. Without it a saved hand waited ~30 ms on the disk."""
+    file), and readers never wait for a writer. Without it a saved hand waited ~30 ms on the disk. A writer waits
+    up to SQLITE_BUSY_SECONDS for the one before it (store._lock): saves at the same moment queue, never fail."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
         cursor.close()
 
 

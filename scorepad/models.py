@@ -72,14 +72,20 @@ class HandRecord(db.Model):
 
 
 class IdempotentRequest(db.Model):
-    """The answer given to a request with an Idempotency-Key, replayed when the same key comes again."""
+    """A request with an Idempotency-Key already answered: what it did, so the same key sent again does nothing
+    twice. Kept a day (store.IDEMPOTENCY_KEY_LIFETIME), then deleted, whatever the game."""
 
     __tablename__ = "idempotency_keys"
+    __table_args__ = (Index("ix_idempotency_keys_created_at", "created_at"),)  # the keys a day old, for deleting
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     status: Mapped[int] = mapped_column(Integer)
+    # A reference to what the request made, never a whole answer: {"hand": n} (the position the hand was stored
+    # at) for a hand, {"id": game id} for a game started offline.
     body: Mapped[dict] = mapped_column(JSON)
+    # The digest of what a hand's request sent (store.request_hash): the same key with another hand is refused.
+    request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import document, rules
@@ -86,10 +88,15 @@ class Stored:
         Stored hands were checked when saved: they are scored as they are, so a check added later never
         locks anyone out of an old game."""
         kept = _kept_figures(self.record)
-        if kept is not None:
+        hands = self.record.__dict__.get("hands")  # read already (not by _read: a list's loader), or None
+        if kept is not None and (hands is None or len(hands) == len(kept.hands)):
             return kept
         score = rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
-        _keep_figures_now(self.record, score)
+        figures = self.record.figures
+        if figures is None or figures.get("format") != FIGURES_FORMAT:
+            # Else the figures are another revision's: a change came in between this read's two statements
+            # (_read), and kept its own.
+            _keep_figures_now(self.record, score)
         return score
 
     def document(self) -> dict:
@@ -127,8 +134,8 @@ def _keep_figures_now(record: GameRecord, score: rules.GameScore) -> None:
     Written past the ORM, so the game's version does not change, and only if the game is still at the version
     they were worked out for. Skipped inside a change (it keeps its own figures)."""
     session = db.session
-    if session.new or session.dirty or session.deleted:
-        return
+    if session.new or session.dirty or session.deleted or session.info.get(_HELD):
+        return  # a change in progress keeps its own figures; and a held game can't be written from elsewhere
     version = record.version
     table = GameRecord.__table__
     try:
@@ -267,13 +274,43 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what create_game makes (token_ur
 
 
 def load_game(game_id: str) -> Stored:
-    """A stored game by id; GameNotFound if there is none (an id that can't be one is not looked up: some
-    databases refuse a NUL character outright)."""
+    """A stored game by id, as of one moment: its row, figures and hands are of one revision (_read); GameNotFound
+    if there is none (an id that can't be one is not looked up: some databases refuse a NUL character outright)."""
     if not GAME_ID.fullmatch(game_id):
         raise GameNotFound(game_id)
-    record = db.session.get(GameRecord, game_id)
+    return _read(game_id)
+
+
+_GAME = db.select(GameRecord).options(undefer_group("made")).where(GameRecord.id == bindparam("game_id"))
+# The hands with the revision and time of the game they belong to, in one statement: one moment of the game
+# (a game with no hand still gives its row, with no hand in it).
+_HANDS = (
+    db.select(GameRecord.version, GameRecord.updated_at, HandRecord)
+    .select_from(GameRecord)
+    .outerjoin(HandRecord, HandRecord.game_id == GameRecord.id)
+    .where(GameRecord.id == bindparam("game_id"))
+    .order_by(HandRecord.position)
+)
+
+
+def _read(game_id: str) -> Stored:
+    """The game as of one moment, in two statements and no transaction (reads run in autocommit, and a PostgreSQL
+    transaction would be two round trips more): its row with its rules and figures, then its hands with the
+    revision they belong to. When a save came in between, the hands' revision and time are the game's, and
+    figures kept for the older revision are not used: the game is scored from its hands (Stored.score), so every
+    figure, hand and revision answered is of the same commit. Objects already in the session are read again."""
+    fresh = {"populate_existing": True}
+    record = db.session.execute(_GAME, {"game_id": game_id}, execution_options=fresh).scalar_one_or_none()
     if record is None:
         raise GameNotFound(game_id)
+    rows = db.session.execute(_HANDS, {"game_id": game_id}, execution_options=fresh).all()
+    if not rows:  # deleted in between
+        raise GameNotFound(game_id)
+    version, updated_at = rows[0][0], rows[0][1]
+    if version != record.version:  # changed in between: the hands' moment is the game's
+        set_committed_value(record, "version", version)
+        set_committed_value(record, "updated_at", updated_at)
+    set_committed_value(record, "hands", [row[2] for row in rows if row[2] is not None])
     return Stored(record)
 
 
@@ -352,23 +389,70 @@ def token_matches(stored: Stored, token: str | None) -> bool:
     return bool(token) and hmac.compare_digest(_hash(token), stored.record.edit_token_hash)
 
 
-@contextmanager
-def _writing(record: GameRecord, score: rules.GameScore, when: datetime | None = None):
-    """Make a change to a game and commit it with the game's figures after it (`score`); a race with another
-    write becomes EditConflict.
+def _lock(game_id: str) -> int:
+    """Hold the game for a change until the session's commit or rollback, and give its revision now: the game's
+    row `FOR UPDATE` on PostgreSQL; on SQLite the database's write lock (`BEGIN IMMEDIATE`, waiting for a change in
+    progress to end: delivery.SQLITE_BUSY_SECONDS). Changes to one game then happen one after the
+    other, each on the game as the one before left it; reads never wait."""
+    db.session.info[_HELD] = True  # until the transaction ends: nothing else may write the game meanwhile
+    connection = db.session.connection()
+    if connection.dialect.name == "sqlite":
+        driver = connection.connection.driver_connection
+        if driver is not None and not driver.in_transaction:  # else a write of this session already holds it
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+    version = db.session.execute(_LOCK, {"game_id": game_id}).scalar_one_or_none()
+    if version is None:
+        raise GameNotFound(game_id)
+    return version
 
-    Changing a column makes the flush bump the game's version, so a write based on a stale read fails. The
-    figures are kept for the version the flush gives the game, so the next read needs no scoring.
-    """
+
+_HELD = "scorepad_holds_a_game"
+_LOCK = db.select(GameRecord.version).where(GameRecord.id == bindparam("game_id")).with_for_update()
+
+
+def _release() -> None:
+    """Let go of the game without changing it (the lock ends with the transaction)."""
+    db.session.rollback()
+    db.session.info.pop(_HELD, None)
+
+
+def _commit_as_written() -> None:
+    """Commit, keeping in memory what was just written (the session would otherwise forget it, and the answer
+    would read the game again, perhaps after another change): every answer to a change is that change."""
+    session = db.session()
+    expire = session.expire_on_commit
+    session.expire_on_commit = False
     try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
+    session.info.pop(_HELD, None)
+
+
+@contextmanager
+def _writing(stored: Stored, score: rules.GameScore, when: datetime | None = None, held: bool = False):
+    """Make a change to a game read at one revision, and commit it with the game's figures after it (`score`).
+
+    The game is held first (_lock; `held`: it already is, at this revision); if it changed since it was read
+    (another phone, another request at the same moment), nothing is written: EditConflict. Changing a column makes
+    the flush bump the game's version (a write based on a stale read would fail there too). The figures are kept
+    for the version the flush gives the game, so the next read needs no scoring.
+    """
+    record = stored.record
+    try:
+        if not held and _lock(stored.id) != record.version:
+            raise EditConflict()
         yield
         record.updated_at = when or datetime.now(UTC)
         record.figures = _figures_json(score)
         record.figures_version = record.version + 1  # the flush's bump (version_id_col counts up by one)
-        db.session.commit()
+        _commit_as_written()
     except (StaleDataError, IntegrityError) as error:
-        db.session.rollback()
+        _release()
         raise EditConflict() from error
+    except BaseException:
+        _release()
+        raise
 
 
 def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
@@ -411,20 +495,15 @@ def save_checked_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored
     A new hand is scored alone, from the figures before it; a corrected one rescores the game once."""
     if position == stored.hand_count:  # no stored hand read or scored: the new one from the figures before it
         score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
-        with _writing(stored.record, score):
+        with _writing(stored, score):
             _append(stored, hand)
         return Stored(stored.record, score=score)
     hands = list(stored.game.hands)
     hands[position] = hand
     score = _score(stored, hands)
-    with _writing(stored.record, score):
+    with _writing(stored, score):
         stored.record.hands[position].sides = document.hand_json(hand)["sides"]
     return _after(stored, hands, score)
-
-
-def add_hand(stored: Stored, data: Any) -> Stored:
-    """Check a hand and store it as the game's next one."""
-    return save_checked_hand(stored, len(stored.game.hands), check_new_hand(stored, data))
 
 
 def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
@@ -481,7 +560,7 @@ def delete_hand(stored: Stored, n: int) -> Stored:
     del hands[n]
     score = _check_sequence(stored, hands, first_moved=n)
     records = stored.record.hands
-    with _writing(stored.record, score):
+    with _writing(stored, score):
         records.remove(records[n])
         # (game, position) is unique: delete first, then move each later hand up one, lowest first.
         db.session.flush()
@@ -502,7 +581,7 @@ def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
     hands.insert(position, hand)
     score = _score(stored, hands)
     records = stored.record.hands
-    with _writing(stored.record, score):
+    with _writing(stored, score):
         # (game, position) is unique: move each later hand down one, highest first, then insert.
         for later in reversed(records[position:]):
             later.position += 1
@@ -530,46 +609,90 @@ def remembered_answer(stored: Stored, key: str) -> IdempotentRequest | None:
     return remembered
 
 
-def _forget_old_keys(game_id: str) -> None:
-    """Delete the game's Idempotency-Keys older than a day (by the game's part of the key's index: cheap)."""
+def _forget_old_keys() -> None:
+    """Delete every game's Idempotency-Keys older than a day (a range of their index on the time: cheap), so no
+    game, finished or not, keeps them."""
     db.session.execute(
         db.delete(IdempotentRequest)
-        .where(
-            IdempotentRequest.game_id == game_id,
-            IdempotentRequest.created_at < datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME,
-        )
+        .where(IdempotentRequest.created_at < datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME)
         .execution_options(synchronize_session="fetch")
     )
 
 
-def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
-    """Add a hand under an Idempotency-Key: the first call stores it and its answer (status, document);
-    a repeat, even one racing the first, gets that same answer."""
-    hand = check_new_hand(stored, data)
-    score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
-    record = stored.record  # the document as the next read gives it: the revision and time this write makes
-    now = datetime.now(UTC)
-    body = document.game_document(
-        document.Game(rules=stored.game_rules, table=stored.table, hands=()),
-        record.id,
-        score,
-        room_code=record.room_code,
-        revision=record.version + 1,
-        created=record.created_at,
-        updated=now,
-        entries=[h.sides for h in record.hands] + [document.hand_json(hand)["sides"]],
-    )
+def request_hash(data: Any) -> str:
+    """What a request under an Idempotency-Key sent, as a short digest: the same JSON, whatever its spacing and
+    the order of its keys, gives the same digest."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+KEY_USED_FOR_ANOTHER_HAND = (
+    "This Idempotency-Key was already used for another hand of this game: nothing was stored. "
+    "Send each new hand with a key of its own."
+)
+
+
+class Appended(NamedTuple):
+    """What adding a hand answered: its status, the game document, and whether it was a key already answered."""
+
+    status: int
+    body: dict  # the document as this request's hand left the game; for a key already answered, as the game is now
+    replayed: bool
+
+
+def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bool = True) -> Appended:
+    """Check a hand and store it as the game's next one; with an Idempotency-Key, at most once.
+
+    The game is held while it is checked and stored (_lock), so hands sent at the same moment are stored one after
+    the other. `follow`: a hand sent with no version of the game in mind (the API) is checked and stored after
+    whatever came before it, the game read again if it changed since `stored` was read; otherwise (the phone's
+    queue, which entered it on that version) a changed game is EditConflict. A key already answered stores nothing
+    and answers as the game is now; the same key with another hand is refused (RuleError) and stores nothing.
+    """
+    sent = request_hash(data) if key is not None else None
     try:
-        with _writing(stored.record, score, when=now):
-            _forget_old_keys(stored.id)  # an old row under this very key included: this is a new request
-            _append(stored, hand)
-            db.session.add(IdempotentRequest(game_id=stored.id, key=key, status=201, body=body))
-        return 201, body
-    except EditConflict:
-        previous = remembered_answer(stored, key)
-        if previous is not None:  # the same key won a race against us: answer as it was answered
-            return previous.status, previous.body
+        version = _lock(stored.id)
+        if key is not None:
+            remembered = db.session.execute(_REMEMBERED, {"game_id": stored.id, "key": key}).first()
+            if remembered is not None and utc(remembered.created_at) >= datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
+                if remembered.request_hash is not None and remembered.request_hash != sent:
+                    raise RuleError([Problem((), KEY_USED_FOR_ANOTHER_HAND)])
+                now = stored if version == stored.record.version else _read(stored.id)
+                body = now.document()
+                _release()
+                return Appended(remembered.status, body, True)
+        if version != stored.record.version:
+            if not follow:
+                raise EditConflict()
+            stored = _read(stored.id)  # held: the game as the change before this one left it
+        hand = check_new_hand(stored, data)
+    except BaseException:
+        _release()
         raise
+    score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
+    position = stored.hand_count
+    with _writing(stored, score, held=True):
+        if key is not None:
+            _forget_old_keys()  # an old row under this very key included: this is a new request
+        _append(stored, hand)
+        if key is not None:  # a reference to the hand, not the document: a few bytes
+            db.session.add(
+                IdempotentRequest(game_id=stored.id, key=key, status=201, body={"hand": position}, request_hash=sent)
+            )
+    return Appended(201, Stored(stored.record, score=score).document(), False)
+
+
+_REMEMBERED = db.select(IdempotentRequest.status, IdempotentRequest.request_hash, IdempotentRequest.created_at).where(
+    IdempotentRequest.game_id == bindparam("game_id"), IdempotentRequest.key == bindparam("key")
+)
+
+
+def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
+    """Add a hand from the phone's queue under its Idempotency-Key, on the version of the game it was entered on
+    (`stored`'s: EditConflict if the game changed since); a repeat, even one racing the first, stores nothing
+    (append_hand)."""
+    appended = append_hand(stored, data, key, follow=False)
+    return appended.status, appended.body
 
 
 IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
@@ -629,16 +752,20 @@ def mark_rematch(stored: Stored, rematch_id: str) -> None:
 def delete_game(stored: Stored) -> None:
     """Delete a whole game: its hands, the devices' rights to it and its remembered API answers go with it."""
     try:
-        # The game's row first, as a save takes it (then its rights, rights.carry_version): the other order could
-        # deadlock with a save on PostgreSQL.
-        db.session.execute(db.select(GameRecord.id).where(GameRecord.id == stored.id).with_for_update())
+        # The game held first, as a save holds it (then its rights, rights.carry_version): the other order could
+        # deadlock with a save on PostgreSQL. Changed on another phone since it was read: nothing deleted.
+        if _lock(stored.id) != stored.record.version:
+            raise EditConflict()
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
         db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)
         db.session.commit()
     except StaleDataError as error:  # changed on another phone at the same moment: nothing deleted
-        db.session.rollback()
+        _release()
         raise EditConflict() from error
+    except BaseException:
+        _release()
+        raise
 
 
 def restored_from(game_ids: list[str]) -> list[str]:

@@ -28,12 +28,14 @@ Hands used again and again (modern values):
 from __future__ import annotations
 
 import copy
+import json
 import re
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
 
-from scorepad.models import GameRecord, db
+from scorepad.models import GameRecord, IdempotentRequest, db
 from tests.conftest import game_document
 
 EXAMPLE = {
@@ -666,15 +668,86 @@ def test_the_same_idempotency_key_twice_stores_the_hand_once_and_answers_alike(c
     assert doc["totals"] == [1685, -2060]  # EXAMPLE once, not twice
 
 
-def test_a_repeated_idempotency_key_answers_as_the_first_call_even_after_other_hands(client, api_game):
+def test_a_repeated_idempotency_key_stores_nothing_and_answers_with_the_game_as_it_is_now(client, api_game):
     game_id, _, headers = api_game
     first = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers={**headers, "Idempotency-Key": "a"})
     other = client.post(f"/api/games/{game_id}/hands", json=QUIET, headers={**headers, "Idempotency-Key": "b"})
     again = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers={**headers, "Idempotency-Key": "a"})
     assert (first.status_code, other.status_code, again.status_code) == (201, 201, 201)
-    assert again.get_json() == first.get_json()
-    assert len(again.get_json()["hands"]) == 1
-    assert get(client, game_id)["totals"] == [2985, -1710]  # EXAMPLE + QUIET: 1685+1300, −2060+350
+    assert "Idempotent-Replayed" not in first.headers
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == get(client, game_id)  # the game now: EXAMPLE then QUIET, EXAMPLE not twice
+    assert again.headers["ETag"] == '"3"'
+    assert len(again.get_json()["hands"]) == 2
+    assert again.get_json()["totals"] == [2985, -1710]  # EXAMPLE + QUIET: 1685+1300, −2060+350
+
+
+def test_an_idempotency_key_sent_again_with_another_hand_is_refused_and_stores_nothing(client, api_game):
+    game_id, _, headers = api_game
+    keyed = {**headers, "Idempotency-Key": "hand-1"}
+    assert client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=keyed).status_code == 201
+    refused = client.post(f"/api/games/{game_id}/hands", json=QUIET, headers=keyed)
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["field"] == ""
+    assert "already used for another hand" in refused.get_json()["errors"][0]["message"]
+    doc = get(client, game_id)
+    assert len(doc["hands"]) == 1 and doc["totals"] == [1685, -2060]  # EXAMPLE alone
+    # The same hand written another way (other key order and spacing) is the same request: answered, not stored.
+    same = json.dumps({"sides": [dict(reversed(list(side.items()))) for side in EXAMPLE["sides"]]}, indent=1)
+    replay = client.post(
+        f"/api/games/{game_id}/hands", data=same, headers={**keyed, "Content-Type": "application/json"}
+    )
+    assert replay.status_code == 201 and replay.headers["Idempotent-Replayed"] == "true"
+    assert len(get(client, game_id)["hands"]) == 1
+
+
+def test_a_remembered_answer_is_a_reference_to_the_hand_not_the_document(app, client):
+    game_id, headers, _ = game_with(client, [], target=100000)  # 30 hands of 700 don't end it
+    for n in range(30):  # a long game: the document grows with each hand; the remembered answer does not
+        hand = {"sides": [{"mixed_canastas": 2, "went_out": True, "count": 0}, {"count": -5}]}
+        answer = client.post(f"/api/games/{game_id}/hands", json=hand, headers={**headers, "Idempotency-Key": f"h{n}"})
+        assert answer.status_code == 201
+    with app.app_context():
+        rows = db.session.scalars(db.select(IdempotentRequest).where(IdempotentRequest.game_id == game_id)).all()
+        assert len(rows) == 30
+        last = next(row for row in rows if row.key == "h29")
+        assert last.body == {"hand": 29}
+        assert all(len(json.dumps(row.body)) < 20 for row in rows)
+
+
+def test_keys_older_than_a_day_are_forgotten_for_every_game_finished_or_not(app, client, api_game):
+    game_a, _, headers_a = api_game
+    finished, headers_f, _ = game_with(client, [])
+    game_c, headers_c, _ = game_with(client, [])
+    win = {"sides": [{"natural_canastas": 9, "went_out": True, "count": 0}, {}]}  # 9 × 500 + 100 = 4,600
+    assert (
+        client.post(
+            f"/api/games/{game_a}/hands", json=EXAMPLE, headers={**headers_a, "Idempotency-Key": "a"}
+        ).status_code
+        == 201
+    )
+    for key in ("f1", "f2"):  # two hands of 4,600 pass 8,500: the game is over
+        assert (
+            client.post(
+                f"/api/games/{finished}/hands", json=win, headers={**headers_f, "Idempotency-Key": key}
+            ).status_code
+            == 201
+        )
+    assert get(client, finished)["status"] == "finished"
+    with app.app_context():
+        for game_id, key, age in ((game_a, "a", 25), (finished, "f1", 49), (finished, "f2", 23)):
+            row = db.session.get(IdempotentRequest, (game_id, key))
+            row.created_at = datetime.now(UTC) - timedelta(hours=age)
+        db.session.commit()
+
+    # A keyed hand on a third game forgets the other games' keys older than a day, and only those.
+    assert (
+        client.post(f"/api/games/{game_c}/hands", json=QUIET, headers={**headers_c, "Idempotency-Key": "c"}).status_code
+        == 201
+    )
+    with app.app_context():
+        kept = {(row.game_id, row.key) for row in db.session.scalars(db.select(IdempotentRequest))}
+    assert kept == {(finished, "f2"), (game_c, "c")}
 
 
 def test_a_different_idempotency_key_stores_a_second_hand(client, api_game):

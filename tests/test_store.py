@@ -128,3 +128,31 @@ def test_a_stored_game_keeps_its_values_when_a_preset_changes(app, client, monke
     body = client.get(f"/api/games/{created['id']}").get_json()
     # Still 2 × 500 + going out 100 + Count 100 = 1,200, as the game was played.
     assert body["rules"]["values"]["natural_canasta"] == 500 and body["totals"] == [1200, 0]
+
+
+def test_the_migration_to_small_answers_forgets_old_keys_and_shrinks_remembered_documents(app, client):
+    """Migration e5a7c9d1f3b4: keys older than a day go; a remembered whole document becomes its hand's reference."""
+    from datetime import UTC, datetime, timedelta
+
+    from flask_migrate import downgrade, upgrade
+
+    from scorepad.models import IdempotentRequest
+
+    created = client.post("/api/games", json=game_document()).get_json()
+    game_id = created["id"]
+    with app.app_context():
+        downgrade(revision="c4e8a2f6d0b3")  # the table as an older Scorepad kept it
+        keys = IdempotentRequest.__table__
+        document = {"format": "scorepad-game", "hands": [{"sides": []}, {"sides": []}, {"sides": []}]}
+        old = datetime.now(UTC) - timedelta(days=3)
+        db.session.execute(
+            keys.insert(),
+            [
+                {"game_id": game_id, "key": "young", "status": 201, "body": document, "created_at": datetime.now(UTC)},
+                {"game_id": game_id, "key": "old", "status": 201, "body": document, "created_at": old},
+            ],
+        )
+        db.session.commit()
+        upgrade()
+        rows = db.session.execute(db.select(keys.c.key, keys.c.body, keys.c.request_hash)).all()
+    assert [tuple(row) for row in rows] == [("young", {"hand": 2}, None)]  # three hands: it was hand 2
