@@ -918,12 +918,6 @@ def new_hand(game_id: str):
 
 
 def _save(stored: store.Stored, position: int) -> Response:
-    if stored.hand_count != len(stored.game.hands):
-        # Another post (this hand sent twice at the same moment, or another phone's) was stored while this one
-        # read the game: its figures and its hands disagree. Sent again (307: the same post, by the browser or
-        # htmx), it finds the game as it is now, and the same hand is not stored twice.
-        current_app.logger.info("Game %s changed while a hand was read: the post is sent again", stored.id)
-        return redirect(request.path, 307)
     editing = position < len(stored.game.hands)
     sent_version = request.form.get("version", type=int)
     if sent_version is not None and sent_version != stored.record.version:

@@ -1232,13 +1232,15 @@ def test_an_empty_etag_in_if_match_names_no_revision(client, api_game):
     assert get(client, game_id)["totals"] == [1300, 350]  # QUIET, unchanged
 
 
-def test_a_replayed_idempotency_key_answers_with_the_etag_of_its_first_answer(client, api_game):
+def test_a_replayed_idempotency_key_answers_with_the_game_now_and_its_etag(client, api_game):
     game_id, _, auth = api_game
     headers = {**auth, "Idempotency-Key": "hand-1"}
     first = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=headers)
+    assert first.status_code == 201 and first.headers["ETag"] == '"2"'  # created at 1, this hand made it 2
+    same = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=headers)  # nothing changed since
+    assert same.status_code == 201 and same.headers["ETag"] == '"2"' and same.get_json() == first.get_json()
+    assert same.headers["Idempotent-Replayed"] == "true"
     client.post(f"/api/games/{game_id}/hands", json=QUIET, headers=auth)  # the game moves on to revision 3
     again = client.post(f"/api/games/{game_id}/hands", json=EXAMPLE, headers=headers)
-    assert first.status_code == again.status_code == 201
-    assert first.headers["ETag"] == '"2"'  # created at 1, this hand made it 2
-    assert again.headers["ETag"] == first.headers["ETag"]
-    assert again.get_json()["revision"] == 2
+    assert again.status_code == 201 and again.headers["ETag"] == '"3"'
+    assert again.get_json()["revision"] == 3 and len(again.get_json()["hands"]) == 2  # stored once, QUIET after it

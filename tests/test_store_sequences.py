@@ -295,7 +295,7 @@ class ModelGame:
     revision: int = 0  # as last seen
     changed: bool = False  # changed since last seen
     changes: int = 0  # changes made to it so far (an Undo offered after change n is void after change n + 1)
-    keys: dict[str, dict] = field(default_factory=dict)  # Idempotency-Key -> the first answer's document
+    keys: dict[str, dict] = field(default_factory=dict)  # Idempotency-Key -> the hand first stored with it
 
     @property
     def score(self) -> rules.GameScore:
@@ -473,25 +473,30 @@ class StoreSequences(RuleBasedStateMachine):
             assert response.status_code == 201, response.get_json()
             game.change([*game.hands, body])
             if "Idempotency-Key" in headers:
-                game.keys[headers["Idempotency-Key"]] = response.get_json()
+                game.keys[headers["Idempotency-Key"]] = body
         else:
             assert response.status_code == (409 if game.finished else 422), response.get_json()
 
     @rule(n=st.integers(0, 99), data=st.data())
     def api_add_again(self, n, data):
-        """A retry after a lost answer: the same Idempotency-Key stores nothing and gets the first answer."""
+        """A retry after a lost answer: the same Idempotency-Key with the same hand stores nothing and is answered
+        with the game as it is now; with another hand it is refused (422) and stores nothing."""
         self.before_step()
         games = [g for g in self.games if g.token and g.keys]
         if not games:
             return
         game = games[n % len(games)]
         key = data.draw(st.sampled_from(sorted(game.keys)), label="key")
-        spec = data.draw(hand_specs(game.rules), label="whatever body")  # a replay's body is not read
-        response = self.api(
-            game, "POST", f"/api/games/{game.id}/hands", json=spec.body(game.table, 0), headers={"Idempotency-Key": key}
-        )
-        assert response.status_code == 201
-        assert response.get_json() == game.keys[key]
+        if data.draw(st.booleans(), label="the same hand"):
+            body = game.keys[key]
+        else:
+            body = data.draw(hand_specs(game.rules), label="another hand").body(game.table, 0)
+        response = self.api(game, "POST", f"/api/games/{game.id}/hands", json=body, headers={"Idempotency-Key": key})
+        if body == game.keys[key]:
+            assert response.status_code == 201, response.get_json()
+            assert [strip(h) for h in response.get_json()["hands"]] == game.hands  # the game as it is now
+        else:
+            assert response.status_code == 422, response.get_json()
 
     def open_page_form(self, game: ModelGame, form_url: str, action: str) -> dict:
         """The hand form's own hidden fields (the game's version among them), as the browser got them."""
@@ -591,7 +596,7 @@ class StoreSequences(RuleBasedStateMachine):
         if takes:
             assert (response.status_code, answer["outcome"]) == (201, "applied"), answer
             game.change([*game.hands, body])
-            game.keys[key] = answer["game"]
+            game.keys[key] = body
         elif game.finished:
             assert (response.status_code, answer["outcome"]) == (409, "conflict"), answer
         else:
@@ -608,7 +613,7 @@ class StoreSequences(RuleBasedStateMachine):
             return
         game = games[n % len(games)]
         key = data.draw(st.sampled_from(sorted(game.keys)), label="key")  # the API's keys are the same keys
-        response = self.sync(game, {"sides": [{}, {}]}, key, 0, 0)
+        response = self.sync(game, game.keys[key], key, 0, 0)  # the queue sends a key with its own hand
         assert (response.status_code, response.get_json()["outcome"]) == (200, "applied")
         self.touched.add(game.id)
 
