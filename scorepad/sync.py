@@ -2,12 +2,13 @@
 
 Each queued hand carries an Idempotency-Key, the game version it was entered against and the place it
 takes. It is stored exactly once: a retry after a lost answer gets the first answer again (the keys are
-remembered per game by `store.add_hand_once`), and so does the copy of a Save on the hand form that the phone
-gave up waiting for: that post carried the same key (games.create_hand). A hand that only looks the same is
-not taken for it: another phone may have stored the same figures as a hand of its own. A hand that can no longer go where it was entered (the
-game changed or finished meanwhile, or the rules refuse it) is answered with the reason and the game as
-it is now, so the phone can show it to the scorekeeper to re-apply, fix or discard: never dropped.
-Rights are the device's own (rights.py), as for the pages; posts must come from Scorepad's own pages.
+remembered per game by `store.add_hand_once`), and so does the copy of a Save on the hand form that the
+phone gave up waiting for: that post carried the same key (games.create_hand). A hand that only looks the
+same is not taken for it: another phone may have stored the same figures as a hand of its own. A hand that
+can no longer go where it was entered (the game changed or finished meanwhile, or the rules refuse it) is
+answered with the reason and the game as it is now, so the phone can show it to the scorekeeper to
+re-apply, fix or discard: never dropped. Rights are the device's own (rights.py), as for the pages; posts
+must come from Scorepad's own pages.
 """
 
 from __future__ import annotations
