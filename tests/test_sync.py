@@ -70,8 +70,15 @@ def test_a_hand_for_a_game_changed_meanwhile_is_a_conflict(client, kept_game):
 
 # The hand form's fields for HAND, as the browser posts them (tests/test_games.py's hand_form).
 HAND_FORM = {
-    "s0-count_mode": "number", "s0-count_sign": "+", "s0-natural_canastas": "2", "s0-went_out": "y", "s0-count": "150",
-    "s1-count_mode": "number", "s1-count_sign": "+", "s1-mixed_canastas": "1", "s1-count": "60",
+    "s0-count_mode": "number",
+    "s0-count_sign": "+",
+    "s0-natural_canastas": "2",
+    "s0-went_out": "y",
+    "s0-count": "150",
+    "s1-count_mode": "number",
+    "s1-count_sign": "+",
+    "s1-mixed_canastas": "1",
+    "s1-count": "60",
 }
 
 
