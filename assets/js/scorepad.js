@@ -118,9 +118,9 @@ function claimKeyInAddress() {
     location.reload();
   }, () => {
     // No answer: the key stays in the address, so reloading once the Wi-Fi is back tries again (the connection
-    // indicator says so, in the claim form's words: games/show.html).
+    // indicator says so, in its words: base.html).
     const slot = byId("sync-status");
-    slot.textContent = form.dataset.offline;
+    slot.textContent = slot.dataset.noClaim;
     slot.dataset.state = "offline";
     slot.hidden = false;
   });
