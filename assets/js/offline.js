@@ -23,7 +23,6 @@
 const DB_NAME = "scorepad-offline";
 const QUEUE = "queue";  // hands waiting: {id, gameId, seq, key, baseVersion, position, hand, state, reason}
 const GAMES = "games";  // the latest game document the phone has seen: {id, version, doc, seenAt}
-const SAVE_TIMEOUT_MS = 800;  // no answer to Save in this time: the hand waits on the phone (the form left within 1 s)
 const WAIT_MS = 4000;  // the preview, Start, and Save of a stored hand (which cannot wait on the phone)
 const SEND_TIMEOUT_MS = 8000;  // a queued hand sent with no answer in this time: tried again later
 const RETRY_EVERY_MS = 20000;  // while a page is open and hands wait
@@ -659,12 +658,12 @@ async function saveGotNoAnswer(event) {
   }
 }
 for (const type of ["htmx:sendError", "htmx:timeout"]) on(type, saveGotNoAnswer);
-// Save of the next hand gives up in under 1 s, under an Idempotency-Key that its copy on the phone will carry; any
-// other Save and the preview after 4 s.
+// Save of the next hand gives up in under 1 s (its form's data-wait: 800 ms), under an Idempotency-Key that its copy
+// on the phone will carry; any other Save and the preview after 4 s.
 on("htmx:configRequest", (event) => {
   const elt = event.detail.elt;
-  if (isHandForm(elt) && pageGame().position !== null) {
-    event.detail.timeout = SAVE_TIMEOUT_MS;
+  if (isHandForm(elt) && elt.dataset.wait) {
+    event.detail.timeout = +elt.dataset.wait;
     event.detail.headers["Idempotency-Key"] = elt.dataset.key = elt.dataset.key || "offline-" + newId();
   } else if (elt?.closest?.("form.hand-form")) event.detail.timeout = WAIT_MS;
 });
@@ -678,6 +677,7 @@ function figuresOnThePhone(form) {
   if (preview && window.htmx) htmx.trigger(preview, "htmx:abort");
   // (Worked out again for a form the server sent back, refused or with the game changed: a new game document.)
   (basis?.tag === byId("game-document") ? basis : refresh().then(() => basis)).then(({ doc, position, totals }) => {
+    form = $("form.hand-form");  // the one on the page by now (a refused Save swaps in another)
     const read = readForm(form, doc, position);
     const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
     const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);

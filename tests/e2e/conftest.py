@@ -56,8 +56,18 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def live_server(database_uri):
-    """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test."""
-    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False})
+    """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test.
+
+    Save of a hand waits 4 s for the server here, not 0.8 s: on a loaded test machine this one-thread-per-request
+    server is sometimes slower than that, and a hand kept on the phone would make a test about something else
+    take another path. tests/e2e/test_bad_wifi.py serves the app as it is configured (`serve`)."""
+    yield from serve(database_uri, SAVE_ANSWER_WAIT_MS=4000)
+
+
+def serve(database_uri: str, **config):
+    app = create_app(
+        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False, **config}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

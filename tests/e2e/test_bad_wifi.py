@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_offline_queue import create_game_by_api, enter, entered, figures, game_id, keep_on_the_phone, server_game
 
-from conftest import start_game, wait_until_kept
+from conftest import serve, start_game, wait_until_kept
 
 # What the one connection indicator may say, by its state (templates/base.html's words).
 SAYS = {
@@ -54,6 +54,12 @@ TIME_THE_FIGURES = """() => {
         last = now;
     }).observe(form, { childList: true, subtree: true, characterData: true });
 }"""
+
+
+@pytest.fixture
+def live_server(database_uri):
+    """The app as configured: Save of a hand waits 0.8 s for an answer (conftest's waits longer)."""
+    yield from serve(database_uri)
 
 
 @pytest.fixture(scope="session")
