@@ -79,7 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         AUTO_CREATE_SCHEMA=True,
         # Save of the next hand that has no answer in this time keeps the hand on the phone and leaves the form
         # (assets/js/offline.js): the table never waits for bad Wi-Fi.
-        SAVE_ANSWER_WAIT_MS=800,
+        SAVE_ANSWER_WAIT_MS=700,
         # Static URLs carry a hash of their content (below), so a browser may keep them for a year.
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
     )

@@ -3,7 +3,7 @@
 // (scripts/build_js.mjs), after rules.js and scorepad.js, whose functions and helpers it uses.
 //
 // - The hand form's figures are worked out here as each entry is made (rules.js); the server's preview confirms.
-// - Save on the hand form carries an Idempotency-Key; with no answer within 0.8 s (the request fails, or hangs) the
+// - Save on the hand form carries an Idempotency-Key; with no answer within 0.7 s (the request fails, or hangs) the
 //   hand is kept in the queue under that same key, with the game version it was entered against and its place,
 //   after the same checks as the server (checkHand, rules.js), and the scoresheet opens from the phone's copy.
 // - The scoresheet shows each waiting hand in its place with provisional figures from scoreGame,
@@ -658,7 +658,7 @@ async function saveGotNoAnswer(event) {
   }
 }
 for (const type of ["htmx:sendError", "htmx:timeout"]) on(type, saveGotNoAnswer);
-// Save of the next hand gives up in under 1 s (its form's data-wait: 800 ms), under an Idempotency-Key that its copy
+// Save of the next hand gives up in under 1 s (its form's data-wait: 700 ms), under an Idempotency-Key that its copy
 // on the phone will carry; any other Save and the preview after 4 s.
 on("htmx:configRequest", (event) => {
   const elt = event.detail.elt;

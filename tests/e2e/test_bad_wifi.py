@@ -58,7 +58,7 @@ TIME_THE_FIGURES = """() => {
 
 @pytest.fixture
 def live_server(database_uri):
-    """The app as configured: Save of a hand waits 0.8 s for an answer (conftest's waits longer)."""
+    """The app as configured: Save of a hand waits 0.7 s for an answer (conftest's waits longer)."""
     yield from serve(database_uri)
 
 
@@ -204,7 +204,7 @@ def enter_hand_1_cut_off(page: Page, wifi, live_server: str, gid: str) -> None:
     """The phone has just become the scorekeeper: what it needs offline is kept at once; then the Wi-Fi goes
     (for real) and hand 1 is entered and kept on the phone."""
     expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
-    wait_until_kept(page, [f"/games/{gid}", f"/games/{gid}/hands/new", "/static/js/htmx-2.0.11.min.js"])
+    wait_until_kept(page, [f"/games/{gid}", f"/games/{gid}/hands/new", "/static/js/htmx-2.0.11.min.js"], seconds=30)
     wifi.cut()
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("h1")).to_have_text("Hand 1")
