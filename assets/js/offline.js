@@ -991,11 +991,12 @@ function start() {
   if (game && !servedCopy()) {
     keepGame(game.doc, game.version).catch(() => {});
     // A scorekeeper's scoresheet, however the phone got its rights, is kept on the phone with this game's hand
-    // form, afresh (they change with each hand): on a page the worker did not serve (its first visit, or the
-    // visit that took over with a link) it is kept here. (Its rules page is in the page's data-keep: kept once.)
+    // form, afresh (they change with each hand), asked here: the worker may not have served this very page (its
+    // first visit, the visit that took over with a link, or one it took control of while it loaded). (Its rules
+    // page is in the page's data-keep: kept once.)
     if (!$("form.hand-form") && game.handUrl) {
       keep(game.handUrl);
-      if (!navigator.serviceWorker?.controller) keep(game.showUrl);
+      keep(game.showUrl);
     }
   }
   refresh().then(syncNow);
