@@ -77,6 +77,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 400,
         MAX_CONTENT_LENGTH=1024 * 1024,
         AUTO_CREATE_SCHEMA=True,
+        # Save of the next hand that has no answer in this time keeps the hand on the phone and leaves the form
+        # (assets/js/offline.js): the table never waits for bad Wi-Fi.
+        SAVE_ANSWER_WAIT_MS=700,
         # Static URLs carry a hash of their content (below), so a browser may keep them for a year.
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
     )

@@ -917,8 +917,19 @@ def new_hand(game_id: str):
     return _hand_page(stored, _hand_form(stored, position), position)
 
 
+def _saving_key(editing: bool) -> str | None:
+    """The Idempotency-Key a Save of the next hand carries (offline.js): the same key as the copy the phone keeps
+    if no answer comes in time, so that the hand is stored once whichever of the two reaches the server first."""
+    key = request.headers.get("Idempotency-Key", "")
+    return None if editing or not key or store.idempotency_key_problem(key) else key
+
+
 def _save(stored: store.Stored, position: int) -> Response:
     editing = position < len(stored.game.hands)
+    key = _saving_key(editing)
+    if key and store.remembered_answer(stored, key) is not None:  # its copy from the phone's queue came first
+        flash(f"Hand {stored.hand_count} saved.", "success")
+        return redirect(url_for("games.show", game_id=stored.id), 303)
     sent_version = request.form.get("version", type=int)
     if sent_version is not None and sent_version != stored.record.version:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
@@ -935,7 +946,11 @@ def _save(stored: store.Stored, position: int) -> Response:
     previous = stored.game.hands[position] if editing else None
     before = stored.score.totals
     try:
-        saved = store.save_checked_hand(stored, position, checked[0])
+        if key:  # the key kept with the hand, in the same commit
+            store.add_hand_once(stored, document.hand_json(checked[0]), key)
+            saved = stored
+        else:
+            saved = store.save_checked_hand(stored, position, checked[0])
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
     _offer_undo(saved, "edit" if editing else "add", position, previous, checked[0], (before, saved.score.totals))

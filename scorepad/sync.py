@@ -2,10 +2,13 @@
 
 Each queued hand carries an Idempotency-Key, the game version it was entered against and the place it
 takes. It is stored exactly once: a retry after a lost answer gets the first answer again (the keys are
-remembered per game by `store.add_hand_once`). A hand that can no longer go where it was entered (the
-game changed or finished meanwhile, or the rules refuse it) is answered with the reason and the game as
-it is now, so the phone can show it to the scorekeeper to re-apply, fix or discard: never dropped.
-Rights are the device's own (rights.py), as for the pages; posts must come from Scorepad's own pages.
+remembered per game by `store.add_hand_once`), and so does the copy of a Save on the hand form that the
+phone gave up waiting for: that post carried the same key (games.create_hand). A hand that only looks the
+same is not taken for it: another phone may have stored the same figures as a hand of its own. A hand that
+can no longer go where it was entered (the game changed or finished meanwhile, or the rules refuse it) is
+answered with the reason and the game as it is now, so the phone can show it to the scorekeeper to
+re-apply, fix or discard: never dropped. Rights are the device's own (rights.py), as for the pages; posts
+must come from Scorepad's own pages.
 """
 
 from __future__ import annotations
@@ -31,18 +34,6 @@ def _answer(outcome: str, stored: store.Stored, status: int, **extra: Any):
 
 def _problem(status: int, message: str):
     return jsonify({"outcome": "error", "reason": message}), status
-
-
-def _already_there(stored: store.Stored, position: int, data: Any) -> bool:
-    """Whether hand `position` is already exactly this hand: the hand form's own post got through
-    before the phone gave up waiting and queued it, so this hand is stored, not in conflict."""
-    if not 0 <= position < len(stored.game.hands) or not isinstance(data, dict):
-        return False
-    try:
-        sent = document.hand_json(document.hand_from_json(data))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return False
-    return sent == document.hand_json(stored.game.hands[position])
 
 
 def _created(stored: store.Stored, status: int, **extra: Any):
@@ -109,9 +100,6 @@ def add_hand(game_id: str):
     if not isinstance(base_version, int) or not isinstance(position, int):
         return _problem(400, "A queued hand says which version of the game it was entered on, and its place.")
     if base_version != stored.record.version or position != len(stored.game.hands):
-        if _already_there(stored, position, hand):
-            current_app.logger.info("Queued hand %d of game %s was already stored", position + 1, game_id)
-            return _answer("applied", stored, 200, replay=True)
         current_app.logger.info(
             "Queued hand %d of game %s conflicts: entered on version %s, the game is at version %s with %d hand(s)",
             position + 1,

@@ -10,6 +10,9 @@ const STATIC_PREFIX = {{ static_prefix|tojson }};
 const PAGES_TO_KEEP = {{ page_patterns|tojson }}.map((pattern) => new RegExp(pattern));
 {#- On bad Wi-Fi, wait this long for the network before showing the copy on the phone. #}
 const NETWORK_TIMEOUT_MS = 4000;
+{#- A page asked to be kept (a message, below) that has not come in this time is not kept: on hanging Wi-Fi the #}
+{#- request would hold one of the browser's few connections to the server that a hand waiting to be sent needs. #}
+const KEEP_TIMEOUT_MS = 15000;
 {#- A page's <html> tag says where it came from (templates/base.html); a copy is marked on its way out. #}
 const FROM_NETWORK = 'data-served="network"';
 const FROM_COPY = 'data-served="copy"';
@@ -127,7 +130,12 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     const page = new URL(url);
     page.hash = "";
-    event.respondWith(networkFirst(event, keepsPage(url), keepsPage(page)));
+    const servable = keepsPage(page);
+    {#- "#kept" (offline.js): Save got no answer in time and the hand waits on the phone, so its scoresheet opens #}
+    {#- from the copy kept on the phone at once, rather than after 4 s of hanging Wi-Fi; the network only without one. #}
+    event.respondWith(url.hash === "#kept" && servable
+      ? keptCopy(request).then((copy) => copy || networkFirst(event, false, true))
+      : networkFirst(event, keepsPage(url), servable));
     return;
   }
   if (url.pathname.startsWith(STATIC_PREFIX)) {
@@ -156,7 +164,8 @@ self.addEventListener("message", (event) => {
   event.waitUntil(caches.match(key)
     {#- Scorepad-Keep: a copy for offline, not a visit (the server leaves the phone's Undo alone and shows none). #}
     .then((have) => (have && (event.data.ifAbsent || isStatic) ? undefined
-      : fetch(url, { credentials: "same-origin", headers: { "Scorepad-Keep": "offline" } })
+      : fetch(url, { credentials: "same-origin", headers: { "Scorepad-Keep": "offline" },
+        signal: AbortSignal.timeout(KEEP_TIMEOUT_MS) })
       .then((response) => keepable(response) &&
         caches.open(CACHE_NAME).then((cache) => cache.put(key, response)))))
     .catch(() => {}));

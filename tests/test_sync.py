@@ -68,13 +68,56 @@ def test_a_hand_for_a_game_changed_meanwhile_is_a_conflict(client, kept_game):
     assert len(answer.get_json()["game"]["hands"]) == 1  # nothing stored by force
 
 
-def test_a_hand_already_stored_at_its_place_is_not_stored_again(client, kept_game):
+# The hand form's fields for HAND, as the browser posts them (tests/test_games.py's hand_form).
+HAND_FORM = {
+    "s0-count_mode": "number",
+    "s0-count_sign": "+",
+    "s0-natural_canastas": "2",
+    "s0-went_out": "y",
+    "s0-count": "150",
+    "s1-count_mode": "number",
+    "s1-count_sign": "+",
+    "s1-mixed_canastas": "1",
+    "s1-count": "60",
+}
+
+
+def save_on_the_page(client, game_id, version, key="k1"):
+    """Save on the hand form, as htmx sends it: with the Idempotency-Key the queued copy will carry."""
+    return client.post(
+        f"/games/{game_id}/hands", data={**HAND_FORM, "version": str(version)}, headers={"Idempotency-Key": key}
+    )
+
+
+def test_the_forms_own_post_that_got_through_is_not_stored_again(client, kept_game):
+    created, version = kept_game
+    assert save_on_the_page(client, created["id"], version).status_code == 303  # the phone had given up waiting
+    answer = send(client, created["id"], base_version=version)  # its queued copy, under the same key
+    assert answer.status_code == 200
+    assert answer.get_json()["outcome"] == "applied"
+    assert len(answer.get_json()["game"]["hands"]) == 1
+
+
+def test_the_forms_post_that_arrives_after_its_queued_copy_is_not_stored_again(client, kept_game):
+    created, version = kept_game
+    assert send(client, created["id"], base_version=version).status_code == 201
+    late = save_on_the_page(client, created["id"], version)  # held on the Wi-Fi, delivered after the copy
+    assert late.status_code == 303
+    assert late.headers["Location"].endswith(f"/games/{created['id']}")
+    hands = client.get(f"/api/games/{created['id']}").get_json()["hands"]
+    assert len(hands) == 1
+    assert hands[0]["sides"][0]["result"]["total"] == 1250  # 2 naturals 1,000 + out 100 + Count 150
+
+
+def test_an_identical_hand_stored_by_another_phone_is_a_conflict_not_dropped(client, kept_game):
     created, version = kept_game
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     assert client.post(f"/api/games/{created['id']}/hands", json=HAND, headers=auth).status_code == 201
-    answer = send(client, created["id"], base_version=version)  # the form's own post had got through
-    assert answer.get_json()["outcome"] == "applied"
-    assert len(answer.get_json()["game"]["hands"]) == 1
+    answer = send(client, created["id"], base_version=version)  # the same figures, but this phone's own hand
+    assert answer.status_code == 409
+    assert answer.get_json()["outcome"] == "conflict"
+    assert "changed while this hand waited" in answer.get_json()["reason"]
+    assert len(answer.get_json()["game"]["hands"]) == 1  # kept on the phone to re-apply or discard
 
 
 def test_a_hand_the_rules_refuse_is_answered_with_the_reason(client, kept_game):

@@ -2,9 +2,10 @@
 // when it returns (docs/architecture.md, "Hands entered offline"). Part of static/js/scorepad.min.js
 // (scripts/build_js.mjs), after rules.js and scorepad.js, whose functions and helpers it uses.
 //
-// - Save on the hand form that gets no answer (the request fails, or nothing within 4 s) keeps the
-//   hand in the queue with an Idempotency-Key, the game version it was entered against and its place,
-//   after the same checks as the server (checkHand, rules.js).
+// - The hand form's figures are worked out here as each entry is made (rules.js); the server's preview confirms.
+// - Save on the hand form carries an Idempotency-Key; with no answer within 0.7 s (the request fails, or hangs) the
+//   hand is kept in the queue under that same key, with the game version it was entered against and its place,
+//   after the same checks as the server (checkHand, rules.js), and the scoresheet opens from the phone's copy.
 // - The scoresheet shows each waiting hand in its place with provisional figures from scoreGame,
 //   marked "not yet synced"; a waiting hand can be edited or deleted.
 // - The queue is sent in order on every page load, on the "online" event, on a timer while a page is
@@ -12,8 +13,8 @@
 //   (scorepad/sync.py); a hand it can no longer place is shown with the reason, to re-apply, fix or
 //   discard. Never dropped.
 //
-// navigator.onLine is never trusted alone: a phone on dead Wi-Fi believes it is online. A request that
-// gets no answer is what says the connection is gone.
+// navigator.onLine is never trusted: a phone on dead Wi-Fi believes it is online. A request that gets no
+// answer is what says the connection is gone, and one answered that it works (the connection indicator).
 
 // The database's name never changes: a new version of the app (a new service worker, a new copy of
 // this script) opens the same queue, so an update never strands a hand. The queue is carried over
@@ -22,7 +23,7 @@
 const DB_NAME = "scorepad-offline";
 const QUEUE = "queue";  // hands waiting: {id, gameId, seq, key, baseVersion, position, hand, state, reason}
 const GAMES = "games";  // the latest game document the phone has seen: {id, version, doc, seenAt}
-const SAVE_TIMEOUT_MS = 4000;  // no answer to Save in this time: the hand waits on the phone
+const WAIT_MS = 4000;  // the preview, Start, and Save of a stored hand (which cannot wait on the phone)
 const SEND_TIMEOUT_MS = 8000;  // a queued hand sent with no answer in this time: tried again later
 const RETRY_EVERY_MS = 20000;  // while a page is open and hands wait
 
@@ -84,7 +85,7 @@ function pageGame() {
   const data = tag.dataset;
   try {
     return { ...data, id: data.gameId, doc: JSON.parse(tag.textContent), version: parseInt(data.version, 10),
-      position: data.position === undefined ? null : parseInt(data.position, 10) };
+      position: data.position === undefined ? null : parseInt(data.position, 10), at: parseInt(data.at, 10) };
   } catch (e) { return null; }
 }
 // The newest document the phone has ({doc, version}): the page's own, or one a later answer from the server brought.
@@ -105,27 +106,44 @@ function playerOfSeat(doc, seat) {
 const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
 const sideNames = (doc) => doc.sides.map((side) => side.name).join(" v ");
 
-// --- Where the figures stand ---------------------------------------------------------------
-const state = { sending: false, lastTry: null, waiting: 0, conflicts: 0 };
+// --- The connection indicator -------------------------------------------------------------
+// #sync-status (base.html, its words the server's, in its data-*: "#" the number, "|" before the plural) says one
+// thing at a time: sending (hands going, the server answering), no connection (the last request got no answer:
+// it failed, or nothing came in time), hands needing the scorekeeper, hands waiting on the phone (the connection
+// not known to be down), or online. Only what requests did moves it, never navigator.onLine. `answered` is null
+// while not known: a copy the phone opened at once because Save gave up waiting ("#kept", keepHand).
+const KEPT = "#kept";
+const net = { answered: servedCopy() ? (location.hash === KEPT ? null : false) : true, sending: 0, waiting: 0, conflicts: 0 };
+if (location.hash === KEPT) history.replaceState(history.state, "", location.pathname);
+const told = (words, n) => words.split("|")[+(n !== 1)].replace("#", n);
 function say() {
   const status = byId("sync-status");
   if (!status) return;
-  const { waiting, conflicts } = state, offline = state.lastTry === "offline" || servedCopy();
-  const [kind, text] = state.sending
-    ? ["syncing", "Syncing: sending " + plural(waiting, "hand", "hands") + " to the server\u2026"]
-    : conflicts ? ["conflict", plural(conflicts, "hand", "hands") + " could not be saved: see below." +
-      (waiting ? " " + plural(waiting, "more hand waits", "more hands wait") + " behind it." : "")]
-    : waiting && offline ? ["offline", "Offline: " + plural(waiting, "hand", "hands") + " waiting on this phone, not yet synced."]
-    : waiting ? ["waiting", plural(waiting, "hand waits", "hands wait") + " on this phone to be sent: not yet synced."]
-    : offline ? ["offline", "Offline: nothing is waiting on this phone."]
-    : ["online", "Online: every hand is saved on the server."];
+  const words = status.dataset, { answered, sending, waiting, conflicts } = net;
+  const [kind, text] = sending && answered ? ["sending", told(words.sending, sending)]
+    : answered === false ? ["offline", waiting ? told(words.offlineWaiting, waiting)
+      : isNaN(figuresAsOf) ? words.offline : words.asOf + clockTime(figuresAsOf)]
+    : conflicts ? ["conflict", told(words.conflict, conflicts)]
+    : waiting ? ["waiting", told(words.waiting, waiting)]
+    : ["online", words.online];
   status.dataset.state = kind;
-  status.textContent = text;
-  status.hidden = false;
+  status.textContent = text || "";
+  status.hidden = !text;
 }
+const heard = (answered) => {
+  net.answered = answered;
+  say();
+};
+// Any answer from the server (a 500 too) says the connection works; none (an abort of ours included) says nothing.
+on("htmx:afterRequest", (event) => {
+  if (!event.detail.xhr?.status) return;
+  if (event.detail.successful) figuresAsOf = new Date();
+  heard(true);
+});
+for (const type of ["htmx:sendError", "htmx:timeout"]) on(type, () => heard(false));
 function countQueue(items) {
-  state.waiting = notConflicts(items).length;
-  state.conflicts = items.length - state.waiting;
+  net.waiting = notConflicts(items).length;
+  net.conflicts = items.length - net.waiting;
 }
 
 // --- Sending the queue ----------------------------------------------------------------------
@@ -134,6 +152,13 @@ function post(url, body, headers, ms = SEND_TIMEOUT_MS) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   return fetch(url, { method: "POST", credentials: "same-origin", headers, body, signal: controller.signal })
+    .then((response) => {
+      heard(true);
+      return response;
+    }, (error) => {
+      heard(false);
+      throw error;
+    })
     .finally(() => clearTimeout(timer));
 }
 const answerOf = (response) => response.json().catch(() => ({})).then((body) => ({ status: response.status, body }));
@@ -150,34 +175,22 @@ const syncNow = () => syncAll().then(afterSync);
 function syncOnce() {
   const lock = navigator.locks?.request ? (work) => navigator.locks.request("scorepad-sync", work) : (work) => work();
   return lock(async () => {
-    const gamesOffline = await createLocalGames();
+    await createLocalGames();
     let items = await allQueued();
     countQueue(items);
     // A game started here that is not on the server yet holds its hands back (createLocalGames).
     items = items.filter((i) => !isLocal(i.gameId));
-    if (!notConflicts(items).length) {
-      if (gamesOffline) state.lastTry = "offline";
-      say();
-      return false;
-    }
-    state.sending = true;
+    net.sending = notConflicts(items).length;
     say();
-    let offline = false, applied = 0;
+    let applied = 0;
     for (const gameId of new Set(items.map((i) => i.gameId))) {
       const outcome = await syncGame(items.filter((i) => i.gameId === gameId));
       applied += outcome.applied;
-      if (outcome.offline) {
-        offline = true;
-        break;
-      }
+      if (outcome.offline) break;
     }
-    state.lastTry = offline || gamesOffline ? "offline" : "online";
     return applied > 0;
-  }).catch(() => {
-    state.lastTry = "offline";
-    return false;
-  }).then(async (appliedAny) => {
-    state.sending = false;
+  }).catch(() => false).then(async (appliedAny) => {
+    net.sending = 0;
     await refresh();
     return appliedAny;
   });
@@ -204,6 +217,9 @@ async function syncGame(items) {
       later.forEach((l) => { l.baseVersion = version; });
       await deleteItem(item.id);
       await putItems(later);
+      net.sending -= 1;
+      net.waiting -= 1;
+      say();
       continue;
     }
     if (body.outcome === "conflict" || body.outcome === "refused" || [400, 403, 404].includes(status)) {
@@ -510,8 +526,9 @@ function fieldId(field) {
 }
 // quiet: while the scorekeeper types (the preview worked out on the phone), focus stays where it is.
 function showProblems(form, problems, quiet) {
-  $$(".field-error[id$='-error']", form).forEach((slot) => { slot.textContent = ""; });
-  $$("[aria-invalid]", form).forEach((input) => input.removeAttribute("aria-invalid"));
+  // A keystroke refused where it was typed stays said until that field takes one (scorepad.js).
+  $$(".field-error[id$='-error']", form).forEach((slot) => { slot.textContent = byId(slot.id.slice(0, -6))?.dataset.refused || ""; });
+  $$("[aria-invalid]:not([data-refused])", form).forEach((input) => input.removeAttribute("aria-invalid"));
   const leftovers = [];
   for (const problem of problems) {
     const fields = problem.involves?.length ? problem.involves : [problem.field];
@@ -557,35 +574,43 @@ function named(items, pattern) {
   const match = pattern.exec(location.hash), id = match && decodeURIComponent(match[1]);
   return id && items.find((i) => i.id === id);
 }
+// What this form's figures are worked out on (a promise of {doc, position, totals}): the game as the phone has it,
+// with the hands waiting before this one; the form of a stored hand, on the stored hands.
+let basis = null;
 // The form for the next hand knows the stored hands only: with hands waiting, it is for a later one.
-async function handFormShowsPlace(game, items) {
-  const form = $("form.hand-form");
-  if (!form || game.position === null) return;
-  const mine = items.filter((i) => i.gameId === game.id);
-  const editing = named(mine, /^#waiting=(.+)$/);
-  const before = editing ? mine.slice(0, mine.indexOf(editing)) : notConflicts(mine);
-  formMode = editing ? { editing } : mine.length ? { queue: true } : null;
-  if (!mine.length) return;
-  const fresh = await freshest(game), doc = fresh.doc;
-  const number = (editing ? editing.position : doc.hands.length + before.length) + 1;
-  const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
-  if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not yet synced)";
-  if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
-  const score = scoreGame(withHands(doc, before));
-  if (info && score.next_dealer !== undefined) {  // <template id="offline-hand-info"> (games/hand.html)
-    info.replaceChildren(playerOfSeat(doc, score.next_dealer), copyOf("offline-hand-info"));
-    $$("strong", info).forEach((figure, s) => { figure.textContent = score.min_count[s]; });
-  }
-  if (editing && !form.dataset.filled) {
-    form.dataset.filled = "true";
-    fillForm(form, editing.hand);
-    forgetDrafts(form.getAttribute("action"));
-    if (editing.errors?.length) showProblems(form, editing.errors);
-  }
+function handFormShowsPlace(game, items) {
+  const form = $("form.hand-form"), mine = items.filter((i) => i.gameId === game.id);
+  const editing = named(mine, /^#waiting=(.+)$/), stored = game.position === null;
+  const before = stored ? [] : editing ? mine.slice(0, mine.indexOf(editing)) : notConflicts(mine);
+  formMode = stored ? null : editing ? { editing } : mine.length ? { queue: true } : null;
+  basis = freshest(game).then((fresh) => {
+    const doc = withHands(fresh.doc, before), position = stored ? game.at : doc.hands.length;
+    return { doc, position, totals: position ? scoreGame(doc).hands[position - 1].sides.map((s) => s.cumulative) : null };
+  });
+  basis.tag = byId("game-document");
+  return basis.then(({ doc, position }) => {
+    if (!mine.length || stored) return;
+    const number = position + 1;
+    const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
+    if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not yet synced)";
+    if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
+    const score = scoreGame(doc);
+    if (info && score.next_dealer !== undefined) {  // <template id="offline-hand-info"> (games/hand.html)
+      info.replaceChildren(playerOfSeat(doc, score.next_dealer), copyOf("offline-hand-info"));
+      $$("strong", info).forEach((figure, s) => { figure.textContent = score.min_count[s]; });
+    }
+    if (editing && !form.dataset.filled) {
+      form.dataset.filled = "true";
+      fillForm(form, editing.hand);
+      forgetDrafts(form.getAttribute("action"));
+      if (editing.errors?.length) showProblems(form, editing.errors);
+      figuresOnThePhone(form);
+    }
+  });
 }
 
-// Keep the hand on the phone: checked first, as the server would.
-async function keepHand(form, game) {
+// Keep the hand on the phone, checked first, as the server would; under `key` when its Save carried one.
+async function keepHand(form, game, key) {
   const [fresh, mine] = await Promise.all([freshest(game), queuedFor(game.id)]);
   const editing = formMode?.editing && mine.find((i) => i.id === formMode.editing.id);
   const before = notConflicts(editing ? mine.slice(0, mine.indexOf(editing)) : mine);
@@ -596,6 +621,7 @@ async function keepHand(form, game) {
   const item = editing || newItem(game.id, last ? last.baseVersion : fresh.version, position);
   item.hand = hand;
   item.updatedAt = now();
+  if (key) item.key = key;
   if (editing && isConflict(editing)) {  // fixed: placed on the game as it is now
     await putItem(item);
     await rebase(game.id, item.id);
@@ -605,7 +631,7 @@ async function keepHand(form, game) {
   }
   forgetDrafts(form.getAttribute("action"));
   registerBackgroundSync();
-  location.assign(game.showUrl);
+  location.assign(game.showUrl + KEPT);  // the copy on the phone, at once: the server may be slow to answer
   return true;
 }
 
@@ -619,51 +645,55 @@ on("submit", (event) => {
   keepHand(form, game);
 }, true);
 
-// No answer to Save (no connection, or none in 4 s): the hand waits on the phone.
+// No answer to Save of the next hand in time (no connection, or none yet): the hand waits on the phone, under the
+// key its post carried, and is sent once in the background (stored once, whichever arrives first). A stored hand's
+// change can't wait: the form stays as typed and says so.
 async function saveGotNoAnswer(event) {
-  const form = event.detail?.elt, game = isHandForm(form) && pageGame();
-  if (!game || game.position === null) return;  // a stored hand being changed: the server's to take
-  state.lastTry = "offline";
-  const status = byId("connection-status"), kept = await keepHand(form, game);
-  if (status) status.textContent = kept ? status.dataset.kept : status.dataset.notKept;  // games/hand.html
+  const form = event.detail?.elt, game = isHandForm(form) && pageGame(), status = byId("connection-status");
+  if (!game) return;
+  const kept = game.position !== null && await keepHand(form, game, form.dataset.key);
+  if (!kept) {
+    status.textContent = game.position === null ? status.dataset.notSaved : status.dataset.notKept;  // games/hand.html
+    status.dataset.saving = "true";
+  }
 }
-// Save waits 4 s, not htmx's 15: then the hand is kept on the phone. The live preview likewise.
+for (const type of ["htmx:sendError", "htmx:timeout"]) on(type, saveGotNoAnswer);
+// Save of the next hand gives up in under 1 s (its form's data-wait: 700 ms), under an Idempotency-Key that its copy
+// on the phone will carry; any other Save and the preview after 4 s.
 on("htmx:configRequest", (event) => {
   const elt = event.detail.elt;
-  if (isHandForm(elt) || previewOf(elt)) event.detail.timeout = SAVE_TIMEOUT_MS;
+  if (isHandForm(elt) && elt.dataset.wait) {
+    event.detail.timeout = +elt.dataset.wait;
+    event.detail.headers["Idempotency-Key"] = elt.dataset.key = elt.dataset.key || "offline-" + newId();
+  } else if (elt?.closest?.("form.hand-form")) event.detail.timeout = WAIT_MS;
 });
 
-// The live preview (templates/games/hand.html: a request to the server as the hand is typed) that gets
-// no answer: each side's Base and Count, and the bar's figures, are worked out on the phone from the
-// game as it carries it (with the hands waiting before this one) and the hand as typed; the rules'
-// problems go beside their fields, as the server's would.
-const previewOf = (elt) => (elt?.tagName !== "FORM" && elt?.hasAttribute?.("hx-post") ? elt.closest("form.hand-form") : null);
-async function previewOnThePhone(form, game) {
-  const [fresh, queued] = await Promise.all([freshest(game), queuedFor(game.id).catch(() => [])]);
-  const editing = formMode?.editing;
-  if (!editing && game.position === null) return;  // a stored hand being changed: the server's to say
-  const mine = notConflicts(queued);
-  const before = editing ? mine.filter((i) => i.seq < editing.seq) : mine;
-  const position = editing ? editing.position : fresh.doc.hands.length + before.length;
-  const doc = withHands(fresh.doc, before);
-  const read = readForm(form, doc, position);
-  const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
-  const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
-  showProblems(form, problems, true);
-  const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, scoreGame(doc).totals).sides;
-  // The figures in the markup of games/hand.html's <template id="offline-side-figures"> and "offline-preview".
-  doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides ? [copyOf("offline-side-figures")] : []));
-  const preview = byId("preview");
-  if (preview && sides) preview.replaceChildren(copyOf("offline-preview"));
-  if (sides) fillFigures(form, sides);
-  const status = byId("connection-status");
-  if (status && !status.dataset.saving) status.textContent = status.dataset.workedOut;
+// The hand's figures as each entry is made, worked out here (templates/games/hand.html's <template
+// id="offline-side-figures"> and "offline-preview": each side's Base and Count, the bar's figures), and the rules'
+// problems beside their fields, without moving the focus. The server's preview (a request 400 ms after typing
+// stops) confirms them, whenever it answers; one still on its way when the hand changes is dropped.
+function figuresOnThePhone(form) {
+  const preview = $("[hx-post]", form);
+  if (preview && window.htmx) htmx.trigger(preview, "htmx:abort");
+  // (Worked out again for a form the server sent back, refused or with the game changed: a new game document.)
+  (basis?.tag === byId("game-document") ? basis : refresh().then(() => basis)).then(({ doc, position, totals }) => {
+    form = $("form.hand-form");  // the one on the page by now (a refused Save swaps in another)
+    const read = readForm(form, doc, position);
+    const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
+    const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
+    showProblems(form, problems, true);
+    const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, totals).sides;
+    doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides ? [copyOf("offline-side-figures")] : []));
+    if (sides) {
+      byId("preview").replaceChildren(copyOf("offline-preview"));
+      fillFigures(form, sides);
+    }
+  });
 }
-for (const type of ["htmx:sendError", "htmx:timeout"]) {
-  on(type, saveGotNoAnswer);
+for (const type of ["input", "change"]) {
   on(type, (event) => {
-    const form = previewOf(event.detail?.elt), game = form && pageGame();
-    if (game) previewOnThePhone(form, game);
+    const form = inside(event, "form.hand-form");
+    if (form) figuresOnThePhone(form);
   });
 }
 
@@ -737,31 +767,20 @@ on("submit", (event) => {
   event.preventDefault();
   const key = "offline-game-" + newId(), body = new URLSearchParams(new FormData(form));  // Start's own, unnamed, adds nothing
   body.set("offline_key", key);
-  post(form.getAttribute("action"), body, undefined, SAVE_TIMEOUT_MS).then((response) => {
+  post(form.getAttribute("action"), body, undefined, WAIT_MS).then((response) => {
     if (response.ok && response.redirected) return location.assign(response.url);
     // The server answered with the page again (a problem to fix): sent as usual, to show it.
     form.dataset.sendAsIs = "true";
     if (form.requestSubmit) form.requestSubmit(submitter || undefined);
     else form.submit();
-  }, () => {
-    state.lastTry = "offline";
-    startOffline(form, data, key);
-  });
+  }, () => startOffline(form, data, key));
 }, true);
 
 // Each game started here reaches the server once, before its hands: they then follow the real game.
-// Resolves to whether one got no answer.
 async function createLocalGames() {
   const games = (await allKeptGames()).filter((g) => g.local);
   await Promise.all(games.filter((g) => g.local.created).map(followTheGame));
-  for (const kept of games.filter((g) => !g.local.created)) {
-    try {
-      await createLocalGame(kept);
-    } catch (e) {
-      return true;
-    }
-  }
-  return false;
+  for (const kept of games.filter((g) => !g.local.created)) await createLocalGame(kept).catch(() => {});
 }
 // The hands of a game started here follow it to its real id. Done again on every pass: a tab closed
 // between keeping the game as created and moving its hands must never strand them.
@@ -971,20 +990,21 @@ function start() {
   const game = pageGame();
   if (game && !servedCopy()) {
     keepGame(game.doc, game.version).catch(() => {});
-    // Keep this game's hand form on the phone too, for a hand entered offline, afresh: it changes with each hand.
-    // (Its rules page is named in the page's data-keep: kept once, on the first visit.)
-    if (!$("form.hand-form") && game.handUrl) worker()?.postMessage({ keep: game.handUrl });
+    // A scorekeeper's scoresheet, however the phone got its rights, is kept on the phone with this game's hand
+    // form, afresh (they change with each hand), asked here: the worker may not have served this very page (its
+    // first visit, the visit that took over with a link, or one it took control of while it loaded). (Its rules
+    // page is in the page's data-keep: kept once.)
+    if (!$("form.hand-form") && game.handUrl) {
+      keep(game.handUrl);
+      keep(game.showUrl);
+    }
   }
   refresh().then(syncNow);
   setInterval(() => {
-    if (state.waiting) syncNow();
+    if (net.waiting) syncNow();
   }, RETRY_EVERY_MS);
 }
-addEventListener("online", syncNow);
-addEventListener("offline", () => {
-  state.lastTry = "offline";
-  say();
-});
+addEventListener("online", syncNow);  // a hint to try now, no more: only an answer says the connection works
 addEventListener("hashchange", () => {
   if ($("form.hand-form")) location.reload();
 });

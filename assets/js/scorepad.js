@@ -117,12 +117,12 @@ function claimKeyInAddress() {
     clean();
     location.reload();
   }, () => {
-    // No answer: the key stays in the address, so reloading once the Wi-Fi is back tries again.
-    const slot = byId("offline-banner");
-    if (slot) {
-      slot.textContent = "No connection: this phone couldn't take over the scoresheet. Reload when the Wi-Fi is back.";
-      slot.hidden = false;
-    }
+    // No answer: the key stays in the address, so reloading once the Wi-Fi is back tries again (the connection
+    // indicator says so, in its words: base.html).
+    const slot = byId("sync-status");
+    slot.textContent = slot.dataset.noClaim;
+    slot.dataset.state = "offline";
+    slot.hidden = false;
   });
 }
 on("DOMContentLoaded", claimKeyInAddress);
@@ -244,18 +244,8 @@ function markField(input, slot, problem) {
   if (problem && more) more.open = true;
 }
 
-// No connection (or no answer in time): the hand form stays exactly as typed, and says why (in the words of
-// #connection-status's data-*, games/hand.html).
-function connectionLost(event) {
-  const status = byId("connection-status");
-  if (!status) return;
-  if (event.detail?.elt?.tagName === "FORM") {
-    status.textContent = status.dataset.notSaved;
-    status.dataset.saving = "true";
-  } else if (!status.dataset.saving) {  // never hide that a save failed
-    status.textContent = status.dataset.outOfDate;
-  }
-}
+// An error answered to Save or to the preview: the hand form stays exactly as typed, and says why (in the words of
+// #connection-status's data-*, games/hand.html). No answer at all is offline.js's (the one connection indicator).
 on("htmx:afterRequest", (event) => {
   const status = byId("connection-status"), { xhr, elt, successful } = event.detail;
   if (!status || !xhr?.status) return;  // no answer at all
@@ -274,14 +264,12 @@ on("htmx:afterRequest", (event) => {
   }
 });
 
-// "No connection: figures as of 20:14" when the figures on screen may be old. The service worker
-// is the one that knows: it marks a page it answered with the copy kept on the phone, whether there
-// was no connection or no answer in time (data-served="copy", see sw.js). navigator.onLine cannot
-// be trusted for this: a phone on dead Wi-Fi still believes it is online and may never fire
-// "offline", and on slow Wi-Fi it is online. The time is the server's, from when it made the page.
+// When the figures on screen were made, for "No connection: figures as of 20:14" (offline.js). The service worker
+// is the one that knows a page is its copy: it marks a page it answered with the copy kept on the phone, whether
+// there was no connection or no answer in time (data-served="copy", see sw.js). navigator.onLine cannot be trusted
+// for this: a phone on dead Wi-Fi still believes it is online. The time is the server's, from when it made the page.
 const servedCopy = () => page.dataset.served === "copy";
 let figuresAsOf = new Date(page.dataset.renderedAt);  // Invalid Date on a page without figures
-let fromCopy = servedCopy();
 function clockTime(date) {  // HH:MM on the phone's clock, and the day too when it is not today
   const time = date.toTimeString().slice(0, 5), now = new Date();  // "20:14:05 GMT+0100 (…)"
   if (date.toDateString() === now.toDateString()) return time;
@@ -289,56 +277,23 @@ function clockTime(date) {  // HH:MM on the phone's clock, and the day too when 
   if (date.getFullYear() !== now.getFullYear()) day.year = "numeric";
   return date.toLocaleDateString(page.lang || undefined, day) + ", " + time;
 }
-function showNoConnection() {
-  const banner = byId("offline-banner");
-  if (!banner || isNaN(figuresAsOf)) return;  // the offline page says so itself
-  banner.textContent = "No connection: figures as of " + clockTime(figuresAsOf);
-  banner.hidden = false;
-}
-function hideNoConnection() {
-  const banner = byId("offline-banner");
-  if (banner) banner.hidden = true;
-}
-on("DOMContentLoaded", () => {
-  if (fromCopy) showNoConnection();
-});
-// The server answered (the scoreboard refreshing itself, say): what it sent is current.
-on("htmx:afterRequest", (event) => {
-  if (!event.detail.successful) return;
-  fromCopy = false;
-  figuresAsOf = new Date();
-  hideNoConnection();
-});
-// Extra hints, never the only source: a request that got no answer, and the phone's own idea of
-// its connection. "online" proves nothing about the server, so it never hides a copy's banner.
-for (const type of ["htmx:sendError", "htmx:timeout"]) {
-  on(type, connectionLost);
-  on(type, showNoConnection);
-}
-addEventListener("offline", showNoConnection);
-addEventListener("online", () => {
-  if (!fromCopy) hideNoConnection();
-});
 
+// The service worker keeps a page for offline (sw.js): `ifAbsent`, only if it has no copy yet. Asked once a worker is
+// active rather than once it controls the page, so on the very first visit too.
+const keep = (url, ifAbsent) => navigator.serviceWorker?.ready.then((registration) =>
+  registration.active.postMessage({ keep: url, ifAbsent }));
 // A page shown through htmx (a saved hand) was never seen by the service worker: ask it to keep it.
-const worker = () => navigator.serviceWorker?.controller;
-on("htmx:pushedIntoHistory", (event) => worker()?.postMessage({ keep: event.detail.path }));
+on("htmx:pushedIntoHistory", (event) => keep(event.detail.path));
 // Nor one that offers Undo: it is never kept (no-store), so the worker keeps a copy made without it.
-on("DOMContentLoaded", () => $("form.undo") && worker()?.postMessage({ keep: location.pathname }));
+on("DOMContentLoaded", () => $("form.undo") && keep(location.pathname));
 
 // The service worker keeps the app and the last-seen scoresheets readable with bad Wi-Fi. A scorekeeper's page
 // also names what the phone needs for its next step offline (base.html's data-keep: the new-game page, the offline
-// scoresheet, htmx): the worker keeps each if it has no copy yet. Asked once a worker is active rather than once
-// it controls the page, so on the very first visit too.
+// scoresheet, htmx): the worker keeps each if it has no copy yet.
 const serviceWorkerUrl = document.currentScript?.dataset.sw;
 if (navigator.serviceWorker && serviceWorkerUrl) {
   addEventListener("load", () => {
     navigator.serviceWorker.register(serviceWorkerUrl, { scope: "/" }).catch(() => {});
-    const keep = document.body.dataset.keep;
-    if (keep) {
-      navigator.serviceWorker.ready.then((registration) => {
-        for (const url of keep.split(" ")) if (url) registration.active.postMessage({ keep: url, ifAbsent: true });
-      });
-    }
+    for (const url of (document.body.dataset.keep || "").split(" ")) if (url) keep(url, true);
   });
 }

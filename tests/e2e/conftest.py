@@ -56,8 +56,18 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def live_server(database_uri):
-    """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test."""
-    app = create_app({"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False})
+    """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test.
+
+    Save of a hand waits 4 s for the server here, not 0.7 s: on a loaded test machine this one-thread-per-request
+    server is sometimes slower than that, and a hand kept on the phone would make a test about something else
+    take another path. tests/e2e/test_bad_wifi.py serves the app as it is configured (`serve`)."""
+    yield from serve(database_uri, SAVE_ANSWER_WAIT_MS=4000)
+
+
+def serve(database_uri: str, **config):
+    app = create_app(
+        {"SECRET_KEY": "e2e", "SQLALCHEMY_DATABASE_URI": database_uri, "RATELIMIT_ENABLED": False, **config}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -76,6 +86,10 @@ class Wifi:
     cut, every open connection is dropped and new ones are reset; stalled, connections are taken
     and never answered, as on Wi-Fi with a signal but no way out.
 
+    Hanging (hang), it is the usual club Wi-Fi: connections are taken, what the phone sends is held, and nothing
+    comes back; once it answers again (restore) what was held goes on to the server, late, and its answer back to
+    the phone if the phone is still waiting for it.
+
     It can also lose answers (lose_answers): the request reaches the server, which does its work, and the
     connection is reset as the answer starts back. Playwright's context.route cannot be trusted for this
     while a service worker runs: a request may pass it by (Playwright's docs; it happened in CI).
@@ -90,6 +104,7 @@ class Wifi:
         self.open_sockets: set[socket.socket] = set()
         self.losing: tuple[bytes, ...] = ()  # request lines ("POST /path") whose answers are lost
         self.lost: list[str] = []
+        self.held: list[threading.Event] = []  # hanging: one per connection held, set when it may go on
         threading.Thread(target=self.accept, daemon=True).start()
 
     def lose_answers(self, *requests: str) -> list[str]:
@@ -114,8 +129,12 @@ class Wifi:
         """Connected, but nothing ever comes back."""
         self.switch("stalled")
 
+    def hang(self) -> None:
+        """Requests are taken and held, never answered, until restore() lets them through late."""
+        self.switch("hanging")
+
     def restore(self) -> None:
-        """The Wi-Fi works again."""
+        """The Wi-Fi works again (what hung goes on to the server now)."""
         self.switch("up")
 
     def close(self) -> None:
@@ -128,8 +147,11 @@ class Wifi:
         with self.lock:
             self.state = state
             doomed, self.open_sockets = self.open_sockets, set()
+            released, self.held = self.held, []
         for sock in doomed:
             drop(sock)
+        for event in released:
+            event.set()
 
     def accept(self) -> None:
         while True:
@@ -143,8 +165,60 @@ class Wifi:
                     self.open_sockets.add(client)
             if state == "up":
                 self.relay(client)
+            elif state == "hanging":
+                threading.Thread(target=self.hold, args=(client,), daemon=True).start()
             elif state != "stalled":
                 drop(client)
+
+    def hold(self, client: socket.socket, longest: float = 120) -> None:
+        """Hanging: read and keep what the phone sends (for `longest` seconds at most) until the Wi-Fi answers
+        again; then send it to the server, and relay the rest both ways if the phone is still connected."""
+        go_on = threading.Event()
+        with self.lock:
+            self.held.append(go_on)
+        kept, phone_there = bytearray(), True
+        client.settimeout(0.05)
+        deadline = time.monotonic() + longest
+        while not go_on.is_set() and time.monotonic() < deadline:
+            try:
+                data = client.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                data = b""
+            if not data:  # the phone gave up (and closed), or was reset: what it sent still goes on
+                phone_there = False
+                go_on.wait(max(0.0, deadline - time.monotonic()))
+                break
+            kept += data
+        if self.state != "up" or not kept:
+            drop(client)
+            return
+        try:
+            server = socket.create_connection(self.server)
+            server.sendall(bytes(kept))
+        except OSError:
+            drop(client)
+            return
+        client.settimeout(None)
+        if not phone_there:  # the server does its work; its answer has no one to go to
+            client.close()
+            server.shutdown(socket.SHUT_WR)
+            threading.Thread(target=pump, args=(server, None, server.close), daemon=True).start()
+            return
+        ends = {client, server}
+        left = [2]
+
+        def finished() -> None:
+            with self.lock:
+                left[0] -= 1
+                if left[0]:
+                    return
+            for sock in ends:
+                sock.close()
+
+        for source, target in ((client, server), (server, client)):
+            threading.Thread(target=pump, args=(source, target, finished), daemon=True).start()
 
     def relay(self, client: socket.socket) -> None:
         try:
@@ -195,13 +269,16 @@ class Wifi:
             threading.Thread(target=pump, args=(source, target, finished, look), daemon=True).start()
 
 
-def pump(source: socket.socket, target: socket.socket, finished, look=lambda data: data) -> None:
+def pump(source: socket.socket, target: socket.socket | None, finished, look=lambda data: data) -> None:
     """Copy one direction of a connection until it ends (each chunk passed through `look`), then pass the
     end on."""
     try:
         while data := source.recv(65536):
-            target.sendall(look(data))
-        target.shutdown(socket.SHUT_WR)
+            data = look(data)
+            if target is not None:  # None: read and let go (an answer no one waits for)
+                target.sendall(data)
+        if target is not None:
+            target.shutdown(socket.SHUT_WR)
     except OSError:
         pass  # dropped by Wifi.switch, or the other end went away
     finally:
@@ -220,7 +297,8 @@ def drop(sock: socket.socket) -> None:
 
 @pytest.fixture
 def wifi(live_server):
-    """The live server reached through Wi-Fi the test controls: wifi.url, wifi.cut(), wifi.stall(), wifi.restore()."""
+    """The live server reached through Wi-Fi the test controls: wifi.url, wifi.cut(), wifi.stall(), wifi.hang(),
+    wifi.restore()."""
     relay = Wifi(live_server)
     yield relay
     relay.close()

@@ -32,7 +32,7 @@ def keep_on_the_phone(page) -> str:
     page.reload()  # the first visit the service worker controls is kept on the phone
     assert page.evaluate("!!navigator.serviceWorker.controller")
     expect(page.locator("html")).to_have_attribute("data-served", "network")
-    expect(page.locator("#offline-banner")).to_be_hidden()  # fresh from the server: nothing to say
+    expect(page.locator("#sync-status")).to_have_attribute("data-state", "online")  # fresh from the server
     return page.locator("html").get_attribute("data-rendered-at")
 
 
@@ -53,8 +53,8 @@ def test_a_scoresheet_seen_once_stays_readable_offline(page, wifi):
     response = page.reload()
     expect(page.locator("h1")).to_have_text("Us v Them")
     expect(page.locator(".min-count-figure")).to_have_text(["125", "125"])
-    expect(page.locator("#offline-banner")).to_be_visible()
-    expect(page.locator("#offline-banner")).to_have_text(figures_as_of(rendered_at))
+    expect(page.locator("#sync-status")).to_be_visible()
+    expect(page.locator("#sync-status")).to_have_text(figures_as_of(rendered_at))
     assert response.headers["scorepad-copy"] == rendered_at
 
 
@@ -64,7 +64,7 @@ def test_a_copy_shown_after_waiting_for_slow_wifi_says_so(page, wifi):
     wifi.stall()  # connected, no answer: the worker gives up waiting after 4 s and shows the copy
     page.reload()
     expect(page.locator("h1")).to_have_text("Us v Them")
-    expect(page.locator("#offline-banner")).to_have_text(figures_as_of(rendered_at))
+    expect(page.locator("#sync-status")).to_have_text(figures_as_of(rendered_at))
 
 
 def test_a_copy_from_another_day_gives_the_day(page, wifi):
@@ -76,7 +76,7 @@ def test_a_copy_from_another_day_gives_the_day(page, wifi):
     wifi.cut()
     page.reload()
     day = f"{made:%b} {made.day}" + (f", {made.year}" if made.year != now.year else "")
-    expect(page.locator("#offline-banner")).to_have_text(f"No connection: figures as of {day}, {made:%H:%M}")
+    expect(page.locator("#sync-status")).to_have_text(f"No connection: figures as of {day}, {made:%H:%M}")
 
 
 def test_the_banner_goes_once_the_scoreboard_hears_from_the_server(page, wifi):
@@ -86,12 +86,12 @@ def test_the_banner_goes_once_the_scoreboard_hears_from_the_server(page, wifi):
     keep_on_the_phone(page)
     wifi.cut()
     page.reload()
-    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("#sync-status")).to_be_visible()
     page.clock.fast_forward("00:16")
-    expect(page.locator("#offline-banner")).to_be_visible()  # still no answer: still a copy
+    expect(page.locator("#sync-status")).to_be_visible()  # still no answer: still a copy
     wifi.restore()
     page.clock.fast_forward("00:16")
-    expect(page.locator("#offline-banner")).to_be_hidden()
+    expect(page.locator("#sync-status")).to_be_hidden()
 
 
 def test_the_form_that_edits_a_stored_hand_is_never_served_from_the_phone_offline(page, wifi):
@@ -107,7 +107,7 @@ def test_the_form_that_edits_a_stored_hand_is_never_served_from_the_phone_offlin
     wifi.cut()
     page.goto(edit_url)
     expect(page.locator("h1")).to_have_text("No connection")
-    expect(page.locator("#offline-banner")).to_be_hidden()  # the page says so itself, and has no figures
+    expect(page.locator("#sync-status")).to_be_hidden()  # the page says so itself, and has no figures
 
 
 def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
@@ -127,8 +127,8 @@ def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
     }""")
     wifi.cut()
     page.reload()
-    expect(page.locator("#offline-banner")).to_be_visible()
-    expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^No connection: figures as of .*\d\d:\d\d$"))
+    expect(page.locator("#sync-status")).to_be_visible()
+    expect(page.locator("#sync-status")).to_have_text(re.compile(r"^No connection: figures as of .*\d\d:\d\d$"))
     expect(page.locator(".total-figure").first).to_have_text("1,150")
 
 
@@ -165,6 +165,6 @@ def test_the_copy_kept_for_offline_never_offers_undo_or_redo(page, wifi):
     assert 'class="undo"' not in kept_copy(page)
     wifi.cut()
     page.reload()
-    expect(page.locator("#offline-banner")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#sync-status")).to_contain_text("No connection", timeout=WAIT)
     expect(page.get_by_text("No hands yet.")).to_be_visible(timeout=WAIT)
     expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)

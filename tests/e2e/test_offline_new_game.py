@@ -100,7 +100,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     page.reload()  # still no connection: the game and its hands are still here, from the phone
     expect(page.locator("h1")).to_have_text("Us v Them")
     expect(page.locator(".waiting-hand .not-synced")).to_have_count(2)
-    expect(page.locator("#sync-status")).to_have_text("Offline: 2 hands waiting on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands wait on this phone, not yet synced.")
     expect_the_two_hands(page)
     expect(page.locator(".next-deal")).to_have_text(re.compile(r"^Hand 3: Cleo deals"))
     assert games_on_the_server(database_uri) == []
@@ -114,7 +114,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     wifi.restore()
     page.evaluate("window.ScorepadOffline.syncNow()")
     until(page, lambda: lost, "a start whose answer was lost")
-    expect(page.locator("#sync-status")).to_have_text("Offline: 2 hands waiting on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands wait on this phone, not yet synced.")
     # Every try's answer is lost (a timer's pass may try again meanwhile): still one game on the server.
     assert lost
     assert len(games_on_the_server(database_uri)) == 1

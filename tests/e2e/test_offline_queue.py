@@ -110,7 +110,7 @@ def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page,
     expect(page.locator("h1")).to_have_text("Hand 1")
     enter(page, *HAND_1, save="Save hand 1")
     expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
-    expect(page.locator("#sync-status")).to_have_text("Offline: 1 hand waiting on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand waits on this phone, not yet synced.")
 
     page.get_by_role("link", name="Enter hand 2").click()
     expect(page.locator("h1")).to_have_text("Hand 2 (not yet synced)")
@@ -135,7 +135,7 @@ def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page,
     page.reload()  # still no connection: everything is still here, from the phone
     expect(page.locator("html")).to_have_attribute("data-served", "copy")
     expect(page.locator(".waiting-hand .not-synced")).to_have_count(3)
-    expect(page.locator("#sync-status")).to_have_text("Offline: 3 hands waiting on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 3 hands wait on this phone, not yet synced.")
     expect(page.locator(".provisional-note")).to_be_visible()
     expect_the_three_hands(page)
     assert entered(server_game(live_server, gid)) == []  # nothing reached the server

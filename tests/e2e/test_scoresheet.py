@@ -603,6 +603,8 @@ def test_a_field_put_right_after_a_refused_save_loses_its_red_mark(page: Page, l
     tap_more(them, "Natural canastas")
     type_count(them, "+", "123")
     page.get_by_role("button", name="Save hand 1").tap()
+    # The phone says so as the Count is typed; the server's answer to Save (the form again) is waited for.
+    expect(page.locator("form.hand-form")).not_to_have_attribute("data-saving", "true")
     expect(page.locator("#s1-count-error")).to_have_text("The Count must be a multiple of 5.")
     them = side_panel(page, 1)
     count = count_field(them)
