@@ -634,6 +634,7 @@ def _offer_undo(
         "token": None,  # waiting for the page that follows
         "gone": None,  # or why it is no longer offered: "left" (a later page), "rematch"
         "follows": follows,
+        "rematch": saved.record.rematch_id,  # a rematch started from the game since (on any phone) ends the offer
     }
 
 
@@ -741,7 +742,7 @@ def undo(game_id: str):
         return _refuse_undo(
             game_id, "That button was used already, or was for an older change: Undo is only for the change just made."
         )
-    if offer.get("gone") == "rematch" or stored.record.rematch_id is not None:  # here, or on another phone
+    if offer.get("gone") == "rematch" or stored.record.rematch_id != offer.get("rematch"):  # here, or elsewhere
         return _refuse_undo(game_id, f"A rematch was started from this game since: {what} is no longer offered.")
     if offer.get("gone") == "left":
         return _refuse_undo(game_id, f"{what} was offered only on the page that followed the change, left since.")

@@ -73,6 +73,21 @@ def create_game():
     return _created(stored, 201)
 
 
+def _same_hand_as_stored(stored: store.Stored, remembered: Any, hand: Any) -> bool:
+    """Whether the hand stored under a key (by the form's own post, whose fields the phone reads into JSON of its
+    own) is the one its queued copy sends now, or can't be told any more (that hand deleted since). A copy
+    corrected on the phone after its first post got through is not: its change must not be dropped."""
+    n = remembered.get("hand") if isinstance(remembered, dict) else None
+    hands = stored.game.hands
+    if not isinstance(n, int) or not 0 <= n < len(hands):
+        return True
+    try:
+        sent = document.check_hand(stored.game_rules, stored.table, hand, n)
+    except (RuleError, document.FormatError):
+        return False
+    return document.hand_json(sent) == document.hand_json(hands[n])
+
+
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str):
     """A hand from the phone's queue: {"hand": {"sides": [...]}, "base_version": n, "position": n}."""
@@ -85,11 +100,6 @@ def add_hand(game_id: str):
     key = request.headers.get("Idempotency-Key", "")
     if not key or store.idempotency_key_problem(key):
         return _problem(400, "A queued hand needs its Idempotency-Key.")
-    previous = store.remembered_answer(stored, key)
-    if previous is not None:
-        # Stored on an earlier try whose answer was lost: stored once, answered as applied.
-        current_app.logger.info("Idempotent replay of a queued hand for game %s", game_id)
-        return _answer("applied", store.load_game(game_id), 200, replay=True)
     try:
         body = document.load_json(request.get_data())
     except document.FormatError as error:  # not JSON, or nested too deep to read safely
@@ -97,6 +107,19 @@ def add_hand(game_id: str):
     if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
         return _problem(400, 'A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
     base_version, position, hand = body.get("base_version"), body.get("position"), body["hand"]
+    previous = store.remembered_answer(stored, key)
+    if previous is not None:
+        if previous.request_hash != store.request_hash(hand) and not _same_hand_as_stored(stored, previous.body, hand):
+            current_app.logger.info("Queued hand of game %s was changed on the phone after it was stored", game_id)
+            reason = (
+                f"This hand reached the server before it was changed on this phone: hand "
+                f"{previous.body['hand'] + 1} is stored as it was first saved. Check it on the scoresheet, then "
+                "correct it there (Edit), or discard this copy."
+            )
+            return _answer("conflict", stored, 409, reason=reason)
+        # Stored on an earlier try whose answer was lost (or by the form's own post): stored once, applied.
+        current_app.logger.info("Idempotent replay of a queued hand for game %s", game_id)
+        return _answer("applied", store.load_game(game_id), 200, replay=True)
     if not isinstance(base_version, int) or not isinstance(position, int):
         return _problem(400, "A queued hand says which version of the game it was entered on, and its place.")
     if base_version != stored.record.version or position != len(stored.game.hands):

@@ -256,9 +256,9 @@ def test_the_live_preview_is_a_fragment_with_the_figures(client, game):
 def test_the_live_preview_puts_each_problem_beside_its_field(client, game):
     data = hand_form({"went_out": "y"}, {"red_threes": 5})
     body = client.post(f"/games/{game}/hands/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert re.search(r'id="s0-went_out-error"[^>]*hx-swap-oob="true">Going out needs two closed canastas\.', body)
-    assert re.search(r'id="s1-red_threes-error"[^>]*hx-swap-oob="true">Red 3s: a side can have 0 to 4\.', body)
-    assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="true"></p>', body)  # clears old messages
+    assert re.search(r'id="s0-went_out-error"[^>]*hx-swap-oob="innerHTML">Going out needs two closed canastas\.', body)
+    assert re.search(r'id="s1-red_threes-error"[^>]*hx-swap-oob="innerHTML">Red 3s: a side can have 0 to 4\.', body)
+    assert re.search(r'id="s1-black_threes-error"[^>]*hx-swap-oob="innerHTML"></p>', body)  # clears old messages
     # The problem with the whole hand is beside the field that causes it; the bar beside Save says the first
     # problem and how many more there are.
     assert re.search(

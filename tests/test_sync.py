@@ -98,6 +98,19 @@ def test_the_forms_own_post_that_got_through_is_not_stored_again(client, kept_ga
     assert len(answer.get_json()["game"]["hands"]) == 1
 
 
+def test_a_waiting_copy_corrected_after_the_forms_post_got_through_is_a_conflict_not_dropped(client, kept_game):
+    created, version = kept_game
+    assert save_on_the_page(client, created["id"], version).status_code == 303  # the phone had given up waiting
+    corrected = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 60}]}
+    answer = send(client, created["id"], hand=corrected, base_version=version)  # the copy, fixed on the phone
+    assert answer.status_code == 409
+    assert answer.get_json()["outcome"] == "conflict"
+    assert "reached the server before it was changed on this phone" in answer.get_json()["reason"]
+    hands = answer.get_json()["game"]["hands"]
+    assert len(hands) == 1  # the hand as the form sent it: Us 1,000 + 100 + 150; the correction waits on the phone
+    assert hands[0]["sides"][0]["result"]["total"] == 1250
+
+
 def test_the_forms_post_that_arrives_after_its_queued_copy_is_not_stored_again(client, kept_game):
     created, version = kept_game
     assert send(client, created["id"], base_version=version).status_code == 201
