@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from markupsafe import escape
-from werkzeug.exceptions import BadHost, HTTPException, InternalServerError, RequestEntityTooLarge
+from werkzeug.exceptions import BadHost, HTTPException, InternalServerError, NotFound, RequestEntityTooLarge
+
+from . import store
 
 BAD_HOST = (
     "The server name in this address can't be one (a part of it is empty or over 63 characters): "
@@ -52,6 +54,17 @@ def plain_page(error: HTTPException) -> Response:
     return Response(body, mimetype="text/html")
 
 
+GAME_GONE = "There is no game at this address any more: it was deleted, here or on another phone. Nothing was saved."
+
+
+def game_gone(error: store.GameNotFound):
+    """A game deleted between a view's reading it and its change (another phone, or a second tap on Delete): the
+    404 in words, never a 500, at every door."""
+    if request.path.startswith("/sync/"):  # the phone's queue reads {"outcome", "reason"} (sync.py)
+        return jsonify({"outcome": "error", "reason": GAME_GONE}), 404
+    return http_error(NotFound(description=GAME_GONE))
+
+
 def server_error(error: InternalServerError):
     """Anything unforeseen (Flask has logged it with its traceback): a 500 in the same shape as every error."""
     return http_error(
@@ -65,3 +78,4 @@ def init_app(app: Flask) -> None:
     """Answer every error in words (pages) or JSON (API)."""
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(InternalServerError, server_error)
+    app.register_error_handler(store.GameNotFound, game_gone)

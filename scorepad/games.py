@@ -410,6 +410,16 @@ def rematch(game_id: str):
     if started.get("of") == game_id and started.get("at", 0) > time.time() - REMATCH_TAP_SECONDS:
         # Rematch tapped twice (or sent again on bad Wi-Fi): one new game, not two.
         return redirect(url_for("games.show", game_id=started["game"]), 303)
+    if stored.record.rematch_id is not None:  # started already, on another of the table's scorekeeping phones
+        try:
+            rematch_game = store.load_game(stored.record.rematch_id)
+        except store.GameNotFound:
+            pass  # deleted since: a new one is started
+        else:
+            # This phone keeps score of the game the table plays next, with the rights it had on this one.
+            rights.grant(rematch_game, rights.CREATED if rights.is_scorekeeper(stored) else rights.LINK)
+            flash("The rematch had started already on another phone: this phone keeps score of it too.", "success")
+            return redirect(url_for("games.show", game_id=rematch_game.id), 303)
     table = stored.game.table
     # A new game, so it is checked as new input: the stored rules in full, the same seats, the next dealer.
     data = {
@@ -948,12 +958,14 @@ def _save(stored: store.Stored, position: int) -> Response:
     before = stored.score.totals
     try:
         if key:  # the key kept with the hand, in the same commit
-            store.add_hand_once(stored, document.hand_json(checked[0]), key)
-            saved = stored
+            saved = store.add_hand_once(stored, document.hand_json(checked[0]), key).stored
         else:
             saved = store.save_checked_hand(stored, position, checked[0])
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
+    except RuleError as error:  # its copy, changed on this phone, reached the server first under the same key
+        form.errors.extend(p.message for p in error.problems)
+        return _hand_page(store.load_game(stored.id), form, position, 409)
     _offer_undo(saved, "edit" if editing else "add", position, previous, checked[0], (before, saved.score.totals))
     flash(f"Hand {position + 1} saved.", "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.

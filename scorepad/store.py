@@ -633,11 +633,25 @@ KEY_USED_FOR_ANOTHER_HAND = (
 
 
 class Appended(NamedTuple):
-    """What adding a hand answered: its status, the game document, and whether it was a key already answered."""
+    """What adding a hand answered: its status, the game document, whether it was a key already answered, and the
+    game as this request left it (as it is now, for a key already answered)."""
 
     status: int
     body: dict  # the document as this request's hand left the game; for a key already answered, as the game is now
     replayed: bool
+    stored: Stored
+
+
+def same_hand_under_key(stored: Stored, remembered: Any, data: Any) -> bool:
+    """Whether `data` is the hand a remembered Idempotency-Key stored (`remembered`: its row's body, {"hand": n}),
+    read as the rules read it: the page's form and the phone's copy of the same Save send the same hand in JSON of
+    their own. A hand deleted since can't be told apart: taken as the same (it was stored once)."""
+    n = remembered.get("hand") if isinstance(remembered, dict) else None
+    hands = stored.game.hands
+    if not isinstance(n, int) or not 0 <= n < len(hands):
+        return True
+    sent, problems = document.parse_hand(data, len(stored.table.sides))
+    return not problems and document.hand_json(sent) == document.hand_json(hands[n])
 
 
 def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bool = True) -> Appended:
@@ -655,12 +669,12 @@ def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bo
         if key is not None:
             remembered = db.session.execute(_REMEMBERED, {"game_id": stored.id, "key": key}).first()
             if remembered is not None and utc(remembered.created_at) >= datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
-                if remembered.request_hash is not None and remembered.request_hash != sent:
-                    raise RuleError([Problem((), KEY_USED_FOR_ANOTHER_HAND)])
                 now = stored if version == stored.record.version else _read(stored.id)
+                if remembered.request_hash not in (None, sent) and not same_hand_under_key(now, remembered.body, data):
+                    raise RuleError([Problem((), KEY_USED_FOR_ANOTHER_HAND)])
                 body = now.document()
                 _release()
-                return Appended(remembered.status, body, True)
+                return Appended(remembered.status, body, True, now)
         if version != stored.record.version:
             if not follow:
                 raise EditConflict()
@@ -679,20 +693,20 @@ def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bo
             db.session.add(
                 IdempotentRequest(game_id=stored.id, key=key, status=201, body={"hand": position}, request_hash=sent)
             )
-    return Appended(201, Stored(stored.record, score=score).document(), False)
+    written = Stored(stored.record, score=score)
+    return Appended(201, written.document(), False, written)
 
 
-_REMEMBERED = db.select(IdempotentRequest.status, IdempotentRequest.request_hash, IdempotentRequest.created_at).where(
-    IdempotentRequest.game_id == bindparam("game_id"), IdempotentRequest.key == bindparam("key")
-)
+_REMEMBERED = db.select(
+    IdempotentRequest.status, IdempotentRequest.body, IdempotentRequest.request_hash, IdempotentRequest.created_at
+).where(IdempotentRequest.game_id == bindparam("game_id"), IdempotentRequest.key == bindparam("key"))
 
 
-def add_hand_once(stored: Stored, data: Any, key: str) -> tuple[int, dict]:
-    """Add a hand from the phone's queue under its Idempotency-Key, on the version of the game it was entered on
-    (`stored`'s: EditConflict if the game changed since); a repeat, even one racing the first, stores nothing
-    (append_hand)."""
-    appended = append_hand(stored, data, key, follow=False)
-    return appended.status, appended.body
+def add_hand_once(stored: Stored, data: Any, key: str) -> Appended:
+    """Add a hand from the phone's queue (or the page's Save that its copy may follow) under its Idempotency-Key, on
+    the version of the game it was entered on (`stored`'s: EditConflict if the game changed since); a repeat, even
+    one racing the first, stores nothing (append_hand)."""
+    return append_hand(stored, data, key, follow=False)
 
 
 IDEMPOTENCY_KEY_LENGTH = 200  # the column's size

@@ -1,10 +1,11 @@
 """The phone's queue of hands entered offline (assets/js/offline.js), sent here once the connection is back.
 
 Each queued hand carries an Idempotency-Key, the game version it was entered against and the place it
-takes. It is stored exactly once: a retry after a lost answer gets the first answer again (the keys are
-remembered per game by `store.add_hand_once`), and so does the copy of a Save on the hand form that the
-phone gave up waiting for: that post carried the same key (games.create_hand). A hand that only looks the
-same is not taken for it: another phone may have stored the same figures as a hand of its own. A hand that
+takes. It is stored exactly once: a retry after a lost answer is answered "applied" with the game as it is now
+(the keys are remembered per game by `store.add_hand_once`), and so is the copy of a Save on the hand form that
+the phone gave up waiting for: that post carried the same key (games.create_hand). A hand that only looks the
+same is not taken for it: another phone may have stored the same figures as a hand of its own; nor is a copy
+corrected on the phone after its first post got through (a conflict, with the reason). A hand that
 can no longer go where it was entered (the game changed or finished meanwhile, or the rules refuse it) is
 answered with the reason and the game as it is now, so the phone can show it to the scorekeeper to
 re-apply, fix or discard: never dropped. Rights are the device's own (rights.py), as for the pages; posts
@@ -73,21 +74,6 @@ def create_game():
     return _created(stored, 201)
 
 
-def _same_hand_as_stored(stored: store.Stored, remembered: Any, hand: Any) -> bool:
-    """Whether the hand stored under a key (by the form's own post, whose fields the phone reads into JSON of its
-    own) is the one its queued copy sends now, or can't be told any more (that hand deleted since). A copy
-    corrected on the phone after its first post got through is not: its change must not be dropped."""
-    n = remembered.get("hand") if isinstance(remembered, dict) else None
-    hands = stored.game.hands
-    if not isinstance(n, int) or not 0 <= n < len(hands):
-        return True
-    try:
-        sent = document.check_hand(stored.game_rules, stored.table, hand, n)
-    except (RuleError, document.FormatError):
-        return False
-    return document.hand_json(sent) == document.hand_json(hands[n])
-
-
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str):
     """A hand from the phone's queue: {"hand": {"sides": [...]}, "base_version": n, "position": n}."""
@@ -109,7 +95,8 @@ def add_hand(game_id: str):
     base_version, position, hand = body.get("base_version"), body.get("position"), body["hand"]
     previous = store.remembered_answer(stored, key)
     if previous is not None:
-        if previous.request_hash != store.request_hash(hand) and not _same_hand_as_stored(stored, previous.body, hand):
+        changed = previous.request_hash != store.request_hash(hand)
+        if changed and not store.same_hand_under_key(stored, previous.body, hand):
             current_app.logger.info("Queued hand of game %s was changed on the phone after it was stored", game_id)
             reason = (
                 f"This hand reached the server before it was changed on this phone: hand "
@@ -140,7 +127,7 @@ def add_hand(game_id: str):
         )
         return _answer("conflict", stored, 409, reason=reason)
     try:
-        status, _ = store.add_hand_once(stored, hand, key)
+        status = store.add_hand_once(stored, hand, key).status
     except store.GameFinished:
         finished = "The game is over: no more hands can be added."
         return _answer("conflict", store.load_game(game_id), 409, reason=finished)

@@ -1341,3 +1341,75 @@ def test_rematch_tapped_twice_starts_one_game(app, client):
     assert first.status_code == second.status_code == 303
     assert first.headers["Location"] == second.headers["Location"]
     assert games_stored(app) == before + 1
+
+
+# --- Found in review of the merged trust work (issue #15) ------------------------------------------
+
+
+def test_a_keyed_save_offers_an_undo_that_a_second_tap_before_the_answer_still_takes(client, game):
+    """Save through the page's script carries an Idempotency-Key (offline.js): its Undo is the same as without."""
+    client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Idempotency-Key": "save-1"})
+    client.post(f"/games/{game}/hands", data=SECOND_HAND, headers={"Idempotency-Key": "save-2"})
+    form = offered(client, game)[1]
+    before = client.get_cookie("session").value  # the second tap leaves with the cookie the first one had
+    client.post(f"/games/{game}/undo", data=form)
+    client.set_cookie("session", before)
+    client.post(f"/games/{game}/undo", data=form)
+    page = client.get(f"/games/{game}")
+    assert "Hand 2 taken back." in text(page) and "Redo: put hand 2 back" in text(page)
+    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
+
+
+def test_a_second_scorekeeping_phone_asking_for_a_rematch_joins_the_one_started(app, client):
+    game = finished_game(client)
+    first = client.post(f"/games/{game}/rematch").headers["Location"]
+    other = app.test_client()  # another phone with the scorekeeper's rights, which never saw the rematch start
+    with client.session_transaction() as session:
+        device = session["device"]
+    with other.session_transaction() as session:
+        session["device"] = device
+    second = other.post(f"/games/{game}/rematch")
+    assert second.status_code == 303 and second.headers["Location"] == first  # one table, one next game
+    assert "The rematch had started already on another phone" in text(other.get(first))
+    assert games_stored(app) == 2
+
+
+def _deleting_before_the_change(app, monkeypatch, game: str) -> None:
+    """Delete the game (as another phone does) after the view has read it and just before its change holds it."""
+    from scorepad import store
+    from scorepad.models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
+
+    held = store._lock
+
+    def delete_then_hold(game_id: str) -> int:
+        with db.engine.begin() as connection:
+            for table, column in (
+                (GameRight, GameRight.game_id),
+                (IdempotentRequest, IdempotentRequest.game_id),
+                (HandRecord, HandRecord.game_id),
+                (GameRecord, GameRecord.id),
+            ):
+                connection.execute(db.delete(table).where(column == game))
+        return held(game_id)
+
+    monkeypatch.setattr(store, "_lock", delete_then_hold)
+
+
+@pytest.mark.parametrize("door", ["save", "keyed save", "delete hand", "sync"])
+def test_a_change_to_a_game_deleted_meanwhile_is_a_404_in_words(app, client, game, monkeypatch, door):
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)
+    version = re.search(r'data-version="(\d+)"', client.get(f"/games/{game}").get_data(as_text=True)).group(1)
+    _deleting_before_the_change(app, monkeypatch, game)
+    if door == "save":
+        response = client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    elif door == "keyed save":
+        response = client.post(f"/games/{game}/hands", data=SECOND_HAND, headers={"Idempotency-Key": "k"})
+    elif door == "delete hand":
+        response = client.post(f"/games/{game}/hands/1/delete")
+    else:
+        body = {"hand": {"sides": [{"mixed_canastas": 1, "count": 100}, {"count": -50}]}, "base_version": int(version)}
+        response = client.post(
+            f"/sync/games/{game}/hands", json={**body, "position": 1}, headers={"Idempotency-Key": "k"}
+        )
+    assert response.status_code == 404
+    assert "it was deleted, here or on another phone" in response.get_data(as_text=True)

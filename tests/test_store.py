@@ -156,3 +156,22 @@ def test_the_migration_to_small_answers_forgets_old_keys_and_shrinks_remembered_
         upgrade()
         rows = db.session.execute(db.select(keys.c.key, keys.c.body, keys.c.request_hash)).all()
     assert [tuple(row) for row in rows] == [("young", {"hand": 2}, None)]  # three hands: it was hand 2
+
+
+def test_one_hand_under_one_key_in_two_spellings_is_stored_once(app, client):
+    """Save's own post and the phone's copy of it race: the copy (a 0 spelled out) is stored first, then the
+    post (the form's JSON) reaches the store under the same key. The same hand: stored once, answered as stored."""
+    from scorepad import store
+
+    created = client.post("/api/games", json=game_document()).get_json()
+    hand = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 150}, {"mixed_canastas": 1, "count": 60}]}
+    copy = {"sides": [{**hand["sides"][0], "red_threes": 0}, {**hand["sides"][1], "black_threes": 0}]}
+    with app.app_context():
+        first = store.add_hand_once(store.load_game(created["id"]), copy, "save-1")
+        assert (first.status, first.replayed) == (201, False)
+    with app.app_context():
+        stale = store.load_game(created["id"])  # as the post read the game: the copy already stored
+        post = store.append_hand(stale, hand, "save-1", follow=False)
+        assert (post.status, post.replayed) == (201, True)
+        # Us 2 naturals 1,000 + out 100 + Count 150 = 1,250; Them 1 mixed 300 + 60 = 360: one hand.
+        assert post.body["totals"] == [1250, 360] and len(post.body["hands"]) == 1

@@ -258,3 +258,13 @@ def test_a_hands_idempotency_key_can_never_name_a_started_game(app, client):
     answer = start_offline(stranger, key="hand-1")  # the victim's hand key, sent as a started game's
     assert answer.status_code == 201 and answer.get_json()["id"] != body["id"]
     assert stranger.get(f"/games/{body['id']}/hands/new").status_code == 403
+
+
+def test_the_forms_post_after_its_copy_written_otherwise_is_the_same_hand(client, kept_game):
+    """The phone's copy reads the form into JSON of its own (a 0 written out, say): still the form's hand."""
+    created, version = kept_game
+    spelled_out = {"sides": [{**HAND["sides"][0], "red_threes": 0}, {**HAND["sides"][1], "black_threes": 0}]}
+    assert send(client, created["id"], hand=spelled_out, base_version=version).status_code == 201
+    late = save_on_the_page(client, created["id"], version)  # the form's own post, held on the Wi-Fi
+    assert late.status_code == 303 and late.headers["Location"].endswith(f"/games/{created['id']}")
+    assert len(client.get(f"/api/games/{created['id']}").get_json()["hands"]) == 1
