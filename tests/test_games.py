@@ -337,6 +337,16 @@ UNDO_FORM = re.compile(
 )
 
 
+def same_device(app, client):
+    """Another phone with this one's device key: the scorekeeper's rights, a session of its own."""
+    other = app.test_client()
+    with client.session_transaction() as session:
+        device = session["device"]
+    with other.session_transaction() as session:
+        session["device"] = device
+    return other
+
+
 def offered(client, game: str) -> tuple[str, dict, list[str]]:
     """The scoresheet made once for this phone: the Undo (or Redo) it offers (its words) and that form's fields,
     or ("", {}) for none; and every running total on it."""
@@ -451,9 +461,10 @@ def test_undo_tapped_twice_takes_back_one_hand(client, game):
     assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
 
 
-def test_undo_sent_twice_before_the_first_answer_takes_back_one_hand(app, client, game):
-    client.post(f"/games/{game}/hands", data=FIRST_HAND)
-    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+@pytest.mark.parametrize("keyed", [False, True])  # Save through the page's script carries an Idempotency-Key
+def test_undo_sent_twice_before_the_first_answer_takes_back_one_hand(app, client, game, keyed):
+    for n, hand in enumerate((FIRST_HAND, SECOND_HAND)):
+        client.post(f"/games/{game}/hands", data=hand, headers={"Idempotency-Key": f"save-{n}"} if keyed else {})
     form = offered(client, game)[1]
     before = client.get_cookie("session").value  # the second tap leaves with the cookie the first one had
     client.post(f"/games/{game}/undo", data=form)
@@ -479,11 +490,7 @@ def test_an_undo_button_used_already_is_refused_in_words(client, game):
 def test_undo_is_refused_once_the_game_changed_since(app, client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     stale = offered(client, game)[1]
-    other = app.test_client()  # another phone with the scorekeeper's rights saves hand 2
-    with client.session_transaction() as session:
-        device = session["device"]
-    with other.session_transaction() as session:
-        session["device"] = device
+    other = same_device(app, client)  # another phone with the scorekeeper's rights saves hand 2
     other.post(f"/games/{game}/hands", data=SECOND_HAND)
     response = client.post(f"/games/{game}/undo", data=stale)
     assert response.status_code == 303
@@ -516,11 +523,7 @@ def test_undo_after_a_rematch_of_the_game_is_refused_in_words(client):
 def test_undo_after_a_rematch_started_on_another_phone_is_refused_in_words(app, client):
     game = finished_game(client)
     form = offered(client, game)[1]  # the winning hand's Undo, on the page that followed it
-    other = app.test_client()  # another phone with the scorekeeper's rights starts the rematch
-    with client.session_transaction() as session:
-        device = session["device"]
-    with other.session_transaction() as session:
-        session["device"] = device
+    other = same_device(app, client)  # another phone with the scorekeeper's rights starts the rematch
     assert other.post(f"/games/{game}/rematch").status_code == 303
     response = client.post(f"/games/{game}/undo", data=form)
     assert response.status_code == 303
@@ -1346,28 +1349,10 @@ def test_rematch_tapped_twice_starts_one_game(app, client):
 # --- Found in review of the merged trust work (issue #15) ------------------------------------------
 
 
-def test_a_keyed_save_offers_an_undo_that_a_second_tap_before_the_answer_still_takes(client, game):
-    """Save through the page's script carries an Idempotency-Key (offline.js): its Undo is the same as without."""
-    client.post(f"/games/{game}/hands", data=FIRST_HAND, headers={"Idempotency-Key": "save-1"})
-    client.post(f"/games/{game}/hands", data=SECOND_HAND, headers={"Idempotency-Key": "save-2"})
-    form = offered(client, game)[1]
-    before = client.get_cookie("session").value  # the second tap leaves with the cookie the first one had
-    client.post(f"/games/{game}/undo", data=form)
-    client.set_cookie("session", before)
-    client.post(f"/games/{game}/undo", data=form)
-    page = client.get(f"/games/{game}")
-    assert "Hand 2 taken back." in text(page) and "Redo: put hand 2 back" in text(page)
-    assert re.findall(r'class="cumulative">([^<]+)<', page.get_data(as_text=True)) == ["1,585", "440"]
-
-
 def test_a_second_scorekeeping_phone_asking_for_a_rematch_joins_the_one_started(app, client):
     game = finished_game(client)
     first = client.post(f"/games/{game}/rematch").headers["Location"]
-    other = app.test_client()  # another phone with the scorekeeper's rights, which never saw the rematch start
-    with client.session_transaction() as session:
-        device = session["device"]
-    with other.session_transaction() as session:
-        session["device"] = device
+    other = same_device(app, client)  # another phone with the scorekeeper's rights, which never saw the rematch start
     second = other.post(f"/games/{game}/rematch")
     assert second.status_code == 303 and second.headers["Location"] == first  # one table, one next game
     assert "The rematch had started already on another phone" in text(other.get(first))
