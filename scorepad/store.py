@@ -645,11 +645,12 @@ class Appended(NamedTuple):
 def same_hand_under_key(stored: Stored, remembered: Any, data: Any) -> bool:
     """Whether `data` is the hand a remembered Idempotency-Key stored (`remembered`: its row's body, {"hand": n}),
     read as the rules read it: the page's form and the phone's copy of the same Save send the same hand in JSON of
-    their own. A hand deleted since can't be told apart: taken as the same (it was stored once)."""
+    their own. A hand no longer there (deleted since) can't be compared: not the same (the same JSON is found by
+    its digest before this is asked)."""
     n = remembered.get("hand") if isinstance(remembered, dict) else None
     hands = stored.game.hands
     if not isinstance(n, int) or not 0 <= n < len(hands):
-        return True
+        return False
     sent, problems = document.parse_hand(data, len(stored.table.sides))
     return not problems and document.hand_json(sent) == document.hand_json(hands[n])
 

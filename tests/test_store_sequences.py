@@ -359,7 +359,7 @@ class StoreSequences(RuleBasedStateMachine):
         self.offers: list[UndoOffer] = []
         self.fresh_offer: UndoOffer | None = None
         self.last_page_change: PageChange | None = None
-        self.rematched: tuple[str, str] | None = None  # (finished game, its rematch) this phone just started
+        self.rematches: dict[str, str] = {}  # finished game -> its rematch (one per game, whichever phone asks)
         self.serial = itertools.count()
 
     # --- Talking to the app
@@ -660,6 +660,11 @@ class StoreSequences(RuleBasedStateMachine):
         response = self.api(
             game, "PUT", f"/api/games/{game.id}/hands/{position}", json=body, headers=self.if_match(game, match)
         )
+        self.api_changed(game, response, match, position, hands)
+
+    def api_changed(self, game: ModelGame, response, match: str, position: int, hands: list) -> None:
+        """What a PUT or DELETE of hand `position` answers, the model following it: 412 for a stale If-Match, 404
+        for no such hand, 200 when the rules take the game with `hands`, else 422."""
         self.touched.add(game.id)
         if match == "stale":
             assert response.status_code == 412
@@ -708,16 +713,7 @@ class StoreSequences(RuleBasedStateMachine):
         response = self.api(
             game, "DELETE", f"/api/games/{game.id}/hands/{position}", headers=self.if_match(game, match)
         )
-        self.touched.add(game.id)
-        if match == "stale":
-            assert response.status_code == 412
-        elif position == len(game.hands):
-            assert response.status_code == 404
-        elif game.accepts(hands):
-            assert response.status_code == 200, response.get_json()
-            game.change(hands)
-        else:
-            assert response.status_code == 422
+        self.api_changed(game, response, match, position, hands)
 
     @rule(n=st.integers(0, 99), at=st.integers(0, 99), undo_it=st.booleans())
     def page_delete(self, n, at, undo_it):
@@ -817,11 +813,11 @@ class StoreSequences(RuleBasedStateMachine):
             return
         assert response.status_code == 303
         new_id = response.headers["Location"].rsplit("/", 1)[1]
-        if self.rematched is not None and self.rematched[0] == game.id:
-            assert new_id == self.rematched[1]  # the same tap again: no second game
+        if game.id in self.rematches:
+            assert new_id == self.rematches[game.id]  # tapped again, or after the game was reopened: no second game
             return
         assert new_id not in [g.id for g in self.games]
-        self.rematched = (game.id, new_id)
+        self.rematches[game.id] = new_id
         table = rules.Table(sides=game.table.sides, first_dealer=game.score.next_dealer)
         copy = self.adopt(new_id, game.rules, table, None, [])
         assert self.document(copy)["rules"] == self.document(game)["rules"]
