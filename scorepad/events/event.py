@@ -96,7 +96,9 @@ def _check_format(data: Any) -> None:
     if not is_whole_number(version) or version != VERSION:
         if version is None:
             raise FormatError(f'This event has no "version": this Scorepad reads version {VERSION}.')
-        shown = f" {version!r}" if isinstance(version, int | str) and len(str(version)) < 20 else ""
+        # Name the version unless it is a huge number, a paragraph or not a version at all.
+        short = abs(version) < 10**6 if is_whole_number(version) else isinstance(version, str) and len(version) < 20
+        shown = f" {version!r}" if short else ""
         raise FormatError(f"Unknown event document version{shown}: this Scorepad reads version {VERSION}.")
 
 
