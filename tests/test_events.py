@@ -53,7 +53,7 @@ PLAYERS += [("May", "Nan"), ("Ola", "Pam")]
 
 
 def document(pairs: int = 4, **changes: object) -> dict:
-    """The document of EVENT_FORMAT's example, with `pairs` pairs and any key changed."""
+    """The example document of docs/events.md, with `pairs` pairs and any key changed."""
     data = {
         "format": "scorepad-event",
         "version": 1,

@@ -276,7 +276,7 @@ def parse_event(data: Any) -> Event:
 
 
 def event_json(event: Event) -> dict[str, Any]:
-    """The event document (without what the server adds), every key as EVENT_FORMAT names it."""
+    """The event document (without what the server adds), every key as docs/events.md names it."""
     return {
         "format": FORMAT,
         "version": VERSION,
