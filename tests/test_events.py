@@ -390,8 +390,14 @@ def test_pairs_are_refused_in_words_each_at_its_place():
         "pairs.2.players.1": "ann already plays in Roses: a player sits at one table at a time. "
         'If they are two people, tell them apart, like "Ann B.".',
         "pairs.3.name": 'Pair 4 needs a name, like "Roses".',
-        "pairs.4.players": 'Pair 5: list its two players by name, in seat order, like ["Ann", "Cleo"].',
+        "pairs.4.players": 'Pair 5: list its two players in seat order, like ["Ann", "Cleo"] (one, if single).',
     }
+
+
+def test_a_player_is_not_their_own_partner():
+    data = document()
+    data["pairs"][1]["players"] = ["Bea", "BEA"]
+    assert refusals(data) == {"pairs.1.players.1": "BEA is named twice in Pair 2: give the partner's name."}
 
 
 def test_every_pair_has_as_many_players_as_the_first():

@@ -192,13 +192,17 @@ def _check_clock(value: Any, problems: list[Problem]) -> int | None:
 
 def _check_players(value: Any, path: tuple, label: str, problems: list[Problem]) -> tuple[str, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= 2:
-        problems.append(Problem(path, f'{label}: list its two players by name, in seat order, like ["Ann", "Cleo"].'))
+        problems.append(
+            Problem(path, f'{label}: list its two players in seat order, like ["Ann", "Cleo"] (one, if single).')
+        )
         return ()
-    players = []
+    players: list[str] = []
     for j, player in enumerate(value):
         name = clean_name(player, path + (j,), f"{label}'s player {j + 1}", problems) if isinstance(player, str) else ""
         if not name:
             problems.append(Problem(path + (j,), f'{label}\'s player {j + 1} needs a name, like "Ann".'))
+        elif name.casefold() in (partner.casefold() for partner in players):
+            problems.append(Problem(path + (j,), f"{name} is named twice in {label}: give the partner's name."))
         players.append(name)
     return tuple(players)
 
