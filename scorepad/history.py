@@ -9,11 +9,8 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload, undefer_group
 
 from . import delivery, document, rights, rulesets, store
-from .models import GameRecord, db
 from .security import refuse_cross_site_posts
 
 bp = Blueprint("history", __name__)
@@ -139,25 +136,11 @@ def counted_games(games: list[store.Stored]) -> list[store.Stored]:
     return [stored for stored in played if stored.record.restored_from not in ids]
 
 
-def _all_kept_games() -> list[store.Stored]:
-    """Every game this device keeps, newest first, with their hands read in one go."""
-    ids = [row.id for row in rights.kept_games()]
-    if not ids:
-        return []
-    records = db.session.scalars(
-        select(GameRecord)
-        .where(GameRecord.id.in_(ids))
-        .options(selectinload(GameRecord.hands), undefer_group("made"))
-        .order_by(GameRecord.created_at.desc(), GameRecord.id.desc())  # as the history lists them
-    ).all()
-    return [store.Stored(record) for record in records]
-
-
 @bp.get("/history/statistics")
 def statistics() -> ResponseReturnValue:
     """Each player's games played and won, average hand, special canastas and special hands, across this
     device's games, each counted once (counted_games)."""
-    games = counted_games(_all_kept_games())
+    games = counted_games(rights.kept_games_loaded())
     return render_template("history/statistics.html", players=player_statistics(games), games=len(games))
 
 
@@ -173,7 +156,7 @@ def saved_rule_sets() -> list[dict]:
 @bp.get("/history/export.json")
 def export_all() -> ResponseReturnValue:
     """Every game this device keeps in one file (docs/api.md), to keep or to restore on another phone."""
-    documents = [stored.document() for stored in _all_kept_games()]
+    documents = [stored.document() for stored in rights.kept_games_loaded()]
     body = json.dumps(document.games_file(documents, saved_rule_sets()), ensure_ascii=False, separators=(",", ":"))
     day = datetime.now(UTC).strftime("%Y-%m-%d")
     return Response(

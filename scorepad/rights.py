@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple, overload
 
 from flask import abort, current_app, request, session
 from sqlalchemy import Connection, Row, Select, bindparam, delete, event, func, insert, select, update
-from sqlalchemy.orm import Mapper
+from sqlalchemy.orm import Mapper, selectinload, undefer_group
 
 from . import store
 from .models import GameRecord, GameRight, db
@@ -333,6 +333,7 @@ def revoke_handover(stored: store.Stored) -> None:
 
 # Newest first: the order of the index ix_game_rights_history, which holds each right's copy of its game's start.
 _NEWEST_FIRST = (GameRight.game_created_at.desc(), GameRight.game_id.desc())
+_GAMES_NEWEST_FIRST = (GameRecord.created_at.desc(), GameRecord.id.desc())
 
 
 def _kept(*columns: Any) -> Select[Any] | None:
@@ -352,6 +353,21 @@ def kept_games() -> list[Row[Any]]:
     without loading or scoring a game (history searches their names)."""
     query = _kept(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via, GameRecord.version)
     return [] if query is None else list(db.session.execute(query))
+
+
+def kept_games_loaded() -> list[store.Stored]:
+    """Every game this device may change, newest first, with their hands read in one go (the history's
+    statistics and its file of every game)."""
+    ids = [row.id for row in kept_games()]
+    if not ids:
+        return []
+    records = db.session.scalars(
+        select(GameRecord)
+        .where(GameRecord.id.in_(ids))
+        .options(selectinload(GameRecord.hands), undefer_group("made"))
+        .order_by(*_GAMES_NEWEST_FIRST)  # as the history lists them
+    ).all()
+    return [store.Stored(record) for record in records]
 
 
 # One page of the games a device keeps, and how many it keeps, in one round trip: a range of the index
