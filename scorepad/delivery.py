@@ -16,15 +16,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 from urllib.parse import parse_qs
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 import brotli
 from flask import Flask, Response, current_app, request, session
 from flask_compress import Compress
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.pool import Pool
+from sqlalchemy.pool import ConnectionPoolEntry, Pool, PoolProxiedConnection
 from werkzeug.datastructures import ETags
 from werkzeug.http import parse_etags
 from whitenoise import WhiteNoise
@@ -56,23 +60,29 @@ COMPRESS_CONFIG = {
 UNVERSIONED = "no-cache"
 
 
+# What a WSGI start_response is given besides status and headers, and what it gives back (PEP 3333): for the
+# middleware's own start_response.
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType] | tuple[None, None, None]
+Writer = Callable[[bytes], object]
+
+
 class StaticFiles(WhiteNoise):
     """WhiteNoise for static/: each file read and compressed (brotli and gzip) once at start, served
     `immutable` when the URL carries its current content hash (url_for adds ?v=<hash>), else `no-cache`."""
 
-    def __init__(self, application, root: Path, prefix: str, versions: dict[str, str]):
+    def __init__(self, application: WSGIApplication, root: Path, prefix: str, versions: dict[str, str]) -> None:
         self.versions = versions
         self.prefix = "/" + prefix.strip("/") + "/"
         super().__init__(application, root=str(root), prefix=prefix, immutable_file_test=lambda path, url: True)
 
-    def serve(self, static_file, environ, start_response):
+    def serve(self, static_file: Any, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Serve as WhiteNoise does, but a URL without the file's current ?v= is not kept for good."""
         path = environ.get("PATH_INFO", "")[len(self.prefix) :]
         asked = parse_qs(environ.get("QUERY_STRING", "")).get("v", [None])[0]
         if asked is not None and asked == self.versions.get(path):
             return super().serve(static_file, environ, start_response)
 
-        def revalidate(status, headers, exc_info=None):
+        def revalidate(status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = None) -> Writer:
             headers = [(k, UNVERSIONED if k.lower() == "cache-control" else v) for k, v in headers]
             return start_response(status, headers, exc_info)
 
@@ -110,7 +120,7 @@ def compressed_copy(static_folder: Path, versions: dict[str, str], instance_path
 SQLITE_BUSY_SECONDS = 25
 
 
-def quick_sqlite_commits(dbapi_connection, connection_record) -> None:
+def quick_sqlite_commits(dbapi_connection: DBAPIConnection, connection_record: ConnectionPoolEntry) -> None:
     """SQLite only: write-ahead logging, so a commit appends to the log without waiting for the disk twice
     (synchronous=NORMAL: safe against a crash of the app; a power cut may lose the last commits, never the
     file), and readers never wait for a writer. Without it a saved hand waited ~30 ms on the disk. A writer waits
@@ -130,7 +140,9 @@ def quick_sqlite_commits(dbapi_connection, connection_record) -> None:
 PING_AFTER_IDLE_SECONDS = 10.0
 
 
-def ping_if_idle(dbapi_connection, connection_record, connection_proxy) -> None:
+def ping_if_idle(
+    dbapi_connection: DBAPIConnection, connection_record: ConnectionPoolEntry, connection_proxy: PoolProxiedConnection
+) -> None:
     """A pool checkout: check a connection that was idle for PING_AFTER_IDLE_SECONDS; if it is dead, the pool
     discards it and opens another (DisconnectionError, SQLAlchemy's recipe for custom pessimistic checks)."""
     returned = connection_record.info.get("scorepad_returned_at")
@@ -150,7 +162,7 @@ def ping_if_idle(dbapi_connection, connection_record, connection_proxy) -> None:
         raise DisconnectionError() from error
 
 
-def note_return(dbapi_connection, connection_record) -> None:
+def note_return(dbapi_connection: DBAPIConnection, connection_record: ConnectionPoolEntry) -> None:
     connection_record.info["scorepad_returned_at"] = time.monotonic()
 
 
@@ -166,9 +178,12 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     app.extensions["scorepad_made_once"] = MadeOnce(app.config.get("MADE_ONCE_SIZE", 256))
     versions = app.config["STATIC_VERSIONS"]
-    app.config["BUILD_ID"] = build_id(versions, Path(app.template_folder))
-    root = compressed_copy(Path(app.static_folder), versions, app.instance_path)
-    app.wsgi_app = StaticFiles(RevisionGate(app.wsgi_app, app), root, app.static_url_path, versions)
+    static, static_url, templates = app.static_folder, app.static_url_path, app.template_folder
+    if static is None or static_url is None or templates is None:  # create_app always gives both folders
+        raise RuntimeError("Scorepad's app needs its static and templates folders")
+    app.config["BUILD_ID"] = build_id(versions, Path(templates))
+    root = compressed_copy(Path(static), versions, app.instance_path)
+    app.wsgi_app = StaticFiles(RevisionGate(app.wsgi_app, app), root, static_url, versions)  # type: ignore[method-assign]
 
 
 class RevisionGate:
@@ -179,7 +194,7 @@ class RevisionGate:
 
     LIVE = re.compile(r"/games/([^/]+)/scoreboard/live")
 
-    def __init__(self, application, app: Flask):
+    def __init__(self, application: WSGIApplication, app: Flask) -> None:
         self.application = application
         self.app = app
         self.engine: Engine | None = None
@@ -195,7 +210,7 @@ class RevisionGate:
         seen = store.scoreboard_revision(game_id, self.engine)
         return None if seen is None else live_tag(seen.version, seen.rematch_id)
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             live = self.LIVE.fullmatch(environ.get("PATH_INFO", ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
+from flask.typing import ResponseReturnValue
 from markupsafe import escape
 from werkzeug.exceptions import BadHost, HTTPException, InternalServerError, NotFound, RequestEntityTooLarge
 
@@ -30,7 +31,7 @@ def error_json(status: int, message: str, field: str = "") -> tuple[Response, in
     return jsonify({"errors": [{"field": field, "message": message}]}), status
 
 
-def http_error(error: HTTPException):
+def http_error(error: HTTPException) -> ResponseReturnValue:
     """An HTTP error (403, 404, 405, 413, 429 ...) as JSON for the API or as a page in words."""
     status = error.code or 500
     if isinstance(error, BadHost):
@@ -57,7 +58,7 @@ def plain_page(error: HTTPException) -> Response:
 GAME_GONE = "There is no game at this address any more: it was deleted, here or on another phone. Nothing was saved."
 
 
-def game_gone(error: store.GameNotFound):
+def game_gone(error: store.GameNotFound) -> ResponseReturnValue:
     """A game deleted between a view's reading it and its change (another phone, or a second tap on Delete): the
     404 in words, never a 500, at every door."""
     if request.path.startswith("/sync/"):  # the phone's queue reads {"outcome", "reason"} (sync.py)
@@ -65,7 +66,7 @@ def game_gone(error: store.GameNotFound):
     return http_error(NotFound(description=GAME_GONE))
 
 
-def server_error(error: InternalServerError):
+def server_error(error: InternalServerError) -> ResponseReturnValue:
     """Anything unforeseen (Flask has logged it with its traceback): a 500 in the same shape as every error."""
     return http_error(
         InternalServerError(

@@ -8,11 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload, undefer_group
+from flask.typing import ResponseReturnValue
 
 from . import delivery, document, rights, rulesets, store
-from .models import GameRecord, db
 from .security import refuse_cross_site_posts
 
 bp = Blueprint("history", __name__)
@@ -36,7 +34,7 @@ def _page_number() -> int:
 
 
 @bp.get("/history")
-def history():
+def history() -> ResponseReturnValue:
     """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
     search = (request.args.get("q") or "").strip()[:100]
     page = _page_number()
@@ -138,25 +136,11 @@ def counted_games(games: list[store.Stored]) -> list[store.Stored]:
     return [stored for stored in played if stored.record.restored_from not in ids]
 
 
-def _all_kept_games() -> list[store.Stored]:
-    """Every game this device keeps, newest first, with their hands read in one go."""
-    ids = [row.id for row in rights.kept_games()]
-    if not ids:
-        return []
-    records = db.session.scalars(
-        select(GameRecord)
-        .where(GameRecord.id.in_(ids))
-        .options(selectinload(GameRecord.hands), undefer_group("made"))
-        .order_by(GameRecord.created_at.desc(), GameRecord.id.desc())  # as the history lists them
-    ).all()
-    return [store.Stored(record) for record in records]
-
-
 @bp.get("/history/statistics")
-def statistics():
+def statistics() -> ResponseReturnValue:
     """Each player's games played and won, average hand, special canastas and special hands, across this
     device's games, each counted once (counted_games)."""
-    games = counted_games(_all_kept_games())
+    games = counted_games(rights.kept_games_loaded())
     return render_template("history/statistics.html", players=player_statistics(games), games=len(games))
 
 
@@ -170,9 +154,9 @@ def saved_rule_sets() -> list[dict]:
 
 
 @bp.get("/history/export.json")
-def export_all():
+def export_all() -> ResponseReturnValue:
     """Every game this device keeps in one file (docs/api.md), to keep or to restore on another phone."""
-    documents = [stored.document() for stored in _all_kept_games()]
+    documents = [stored.document() for stored in rights.kept_games_loaded()]
     body = json.dumps(document.games_file(documents, saved_rule_sets()), ensure_ascii=False, separators=(",", ":"))
     day = datetime.now(UTC).strftime("%Y-%m-%d")
     return Response(
@@ -203,14 +187,14 @@ def _deletable(game_id: str) -> store.Stored:
 
 
 @bp.get("/games/<game_id>/delete")
-def confirm_delete_game(game_id: str):
+def confirm_delete_game(game_id: str) -> ResponseReturnValue:
     """Ask before deleting a whole game, saying what goes with it."""
     stored = _deletable(game_id)
     return render_template("history/delete.html", stored=stored, holders=len(rights.holders(stored.id)))
 
 
 @bp.post("/games/<game_id>/delete")
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     """Delete a whole game, its hands and everyone's rights to it; back to the history."""
     stored = _deletable(game_id)
     title = " v ".join(side.name for side in stored.game.table.sides)

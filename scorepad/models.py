@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, ClassVar
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Table, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
     """The declarative base of Scorepad's tables."""
 
+    if TYPE_CHECKING:
+        # Each of our tables is a plain Table (SQLAlchemy types it as any FromClause): Core statements take it.
+        __table__: ClassVar[Table]
+
 
 db = SQLAlchemy(model_class=Base)
+
+# Flask-SQLAlchemy makes db.Model at run time from Base (adding its session's query and metadata), which a type
+# checker cannot follow; to one, a table is what it is to SQLAlchemy: a mapped class of Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class GameRecord(db.Model):
+class GameRecord(Model):
     """A game: its rules, sides and first dealer as entered, and a version for safe concurrent edits."""
 
     __tablename__ = "games"
@@ -56,7 +68,7 @@ class GameRecord(db.Model):
     __mapper_args__ = {"version_id_col": version}
 
 
-class HandRecord(db.Model):
+class HandRecord(Model):
     """One hand: each side's entries as entered (the document's side objects, without results)."""
 
     __tablename__ = "hands"
@@ -71,7 +83,7 @@ class HandRecord(db.Model):
     game: Mapped[GameRecord] = relationship(back_populates="hands")
 
 
-class IdempotentRequest(db.Model):
+class IdempotentRequest(Model):
     """A request with an Idempotency-Key already answered: what it did, so the same key sent again does nothing
     twice. Kept a day (store.IDEMPOTENCY_KEY_LIFETIME), then deleted, whatever the game."""
 
@@ -89,7 +101,7 @@ class IdempotentRequest(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
-class GameRight(db.Model):
+class GameRight(Model):
     """A device that may change a game: the one that started it, or one that opened its handover link."""
 
     __tablename__ = "game_rights"
@@ -111,7 +123,7 @@ class GameRight(db.Model):
     )
 
 
-class RuleSet(db.Model):
+class RuleSet(Model):
     """A table's rules saved under a name ("Tuesday club") on a device, to start the next game from."""
 
     __tablename__ = "rule_sets"
@@ -125,7 +137,7 @@ class RuleSet(db.Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
-class RateLimitCount(db.Model):
+class RateLimitCount(Model):
     """One rate limit's count for one client in its current window (scorepad/ratelimits.py), when the limits
     count in the database: shared by every worker and machine."""
 

@@ -6,7 +6,7 @@ import hashlib
 import re
 from datetime import UTC, datetime
 
-from flask import Blueprint, current_app, make_response, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, url_for
 
 from . import rights
 
@@ -66,7 +66,7 @@ def page_time() -> dict[str, str]:
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """The web app manifest: name, colours and icons for installing Scorepad on a phone."""
     body = {
         "name": "Scorepad",
@@ -89,7 +89,7 @@ def manifest():
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> Response:
     """The service worker, served from the root so that its scope covers every page."""
     versions = current_app.config["STATIC_VERSIONS"]
     precache = [url_for("static", filename=name) for name in PRECACHE if name in versions]
@@ -122,13 +122,13 @@ def service_worker():
 
 
 @bp.get("/offline")
-def offline():
+def offline() -> str:
     """Shown when a page is asked for with no connection and no copy of it on the phone."""
     return render_template("offline.html")
 
 
 @bp.get("/offline/game")
-def offline_game():
+def offline_game() -> str:
     """The scoresheet of a game started with no connection, kept on the phone: offline.js fills it from
     IndexedDB (/offline/game#<the game's id on the phone>) until the game reaches the server. Like the new-game
     page, it gives the phone its device key before the phone can go offline (games.new_game)."""

@@ -15,7 +15,7 @@ from flask import Flask
 from limits.storage import Storage
 from sqlalchemy import case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import SQLAlchemyError
 
 from .models import RateLimitCount, db
@@ -31,7 +31,13 @@ class DatabaseStorage(Storage):
 
     STORAGE_SCHEME = [SCHEME]
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, app: Flask | None = None, **options):
+    def __init__(
+        self,
+        uri: str | None = None,
+        wrap_exceptions: bool = False,
+        app: Flask | None = None,
+        **options: float | str | bool,
+    ):
         super().__init__(uri, wrap_exceptions, **options)
         if app is None:
             raise ValueError("The database storage of the rate limits needs the app (RATELIMIT_STORAGE_OPTIONS)")
@@ -73,7 +79,7 @@ class DatabaseStorage(Storage):
                 connection.execute(delete(table).where(table.c.expires_at <= now))
         return int(hits)
 
-    def _row(self, key: str):
+    def _row(self, key: str) -> Row[int, float] | None:
         table = RateLimitCount.__table__
         with self.engine.connect() as connection:
             return connection.execute(select(table.c.hits, table.c.expires_at).where(table.c.key == key)).first()

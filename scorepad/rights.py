@@ -16,10 +16,11 @@ import hmac
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from flask import abort, current_app, request, session
-from sqlalchemy import bindparam, delete, event, func, insert, select, update
+from sqlalchemy import Connection, Row, Select, bindparam, delete, event, func, insert, select, update
+from sqlalchemy.orm import Mapper, selectinload, undefer_group
 
 from . import store
 from .models import GameRecord, GameRight, db
@@ -34,8 +35,13 @@ def _hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+@overload
+def device_hash(create: Literal[True] = True) -> str: ...
+@overload
+def device_hash(create: bool) -> str | None: ...
 def device_hash(create: bool = True) -> str | None:
-    """This browser's device key, hashed as the database keeps it (a new key is made when `create`)."""
+    """This browser's device key, hashed as the database keeps it (a new key is made when `create`; without it,
+    None for a browser that has none)."""
     key = session.get("device")
     if not key:
         if not create and "games" not in session:
@@ -102,7 +108,6 @@ def _label() -> str:
 def grant(stored: store.Stored, via: str, device: str | None = None) -> None:
     """Give this device (or `device`) the rights to change a game."""
     device = device or device_hash()
-    assert device is not None
     right = db.session.get(GameRight, (device, stored.id))
     now = datetime.now(UTC)
     if right is None:
@@ -120,9 +125,12 @@ def grant(stored: store.Stored, via: str, device: str | None = None) -> None:
         # The version as of now, not as the request first read it: a hand saved meanwhile on another phone could
         # not carry its version to a right not yet written. Read after the insert, under a shared lock of the game
         # (PostgreSQL; SQLite's writer already holds the database): a save still to come waits, then finds it.
-        right.game_version = db.session.scalar(
+        version = db.session.scalar(
             select(GameRecord.version).where(GameRecord.id == stored.id).with_for_update(read=True)
         )
+        if version is None:  # deleted meanwhile (another phone): a 404 in words, not a right to no game
+            raise store.GameNotFound(stored.id)
+        right.game_version = version
     else:
         right.last_used_at = now
     db.session.commit()
@@ -133,7 +141,6 @@ def grant_restored(games: list[tuple[str, datetime]], via: str) -> None:
     that stores them (store.create_games): new games, so no right to them exists yet and their version is 1.
     Not committed here."""
     device = device_hash()
-    assert device is not None
     now, label = datetime.now(UTC), _label()
     rows = [
         {
@@ -152,7 +159,7 @@ def grant_restored(games: list[tuple[str, datetime]], via: str) -> None:
 
 
 @event.listens_for(GameRecord, "after_update")
-def carry_version(mapper, connection, record: GameRecord) -> None:
+def carry_version(mapper: Mapper[GameRecord], connection: Connection, record: GameRecord) -> None:
     """Every change to a game (the ORM's flush raises its version) is carried to its rights' copy of the version,
     in the same transaction: a device's history reads the versions of its page of games from its rights alone."""
     connection.execute(_CARRY_VERSION, {"of_game": record.id, "version": record.version})
@@ -298,7 +305,7 @@ def handover_key(stored: store.Stored) -> str:
 
 def handover_key_matches(stored: store.Stored, key: str | None) -> bool:
     """Whether a key is the game's current handover key."""
-    return bool(key) and hmac.compare_digest(key.encode(), handover_key(stored).encode())
+    return key is not None and key != "" and hmac.compare_digest(key.encode(), handover_key(stored).encode())
 
 
 def revoke_handover(stored: store.Stored) -> None:
@@ -326,9 +333,10 @@ def revoke_handover(stored: store.Stored) -> None:
 
 # Newest first: the order of the index ix_game_rights_history, which holds each right's copy of its game's start.
 _NEWEST_FIRST = (GameRight.game_created_at.desc(), GameRight.game_id.desc())
+_GAMES_NEWEST_FIRST = (GameRecord.created_at.desc(), GameRecord.id.desc())
 
 
-def _kept(*columns):
+def _kept(*columns: Any) -> Select[Any] | None:
     device = device_hash(create=False)
     if device is None:
         return None
@@ -340,11 +348,26 @@ def _kept(*columns):
     )
 
 
-def kept_games() -> list:
+def kept_games() -> list[Row[Any]]:
     """Every game this device may change, newest first: rows of (id, created_at, sides, via, version), read
     without loading or scoring a game (history searches their names)."""
     query = _kept(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via, GameRecord.version)
     return [] if query is None else list(db.session.execute(query))
+
+
+def kept_games_loaded() -> list[store.Stored]:
+    """Every game this device may change, newest first, with their hands read in one go (the history's
+    statistics and its file of every game)."""
+    ids = [row.id for row in kept_games()]
+    if not ids:
+        return []
+    records = db.session.scalars(
+        select(GameRecord)
+        .where(GameRecord.id.in_(ids))
+        .options(selectinload(GameRecord.hands), undefer_group("made"))
+        .order_by(*_GAMES_NEWEST_FIRST)  # as the history lists them
+    ).all()
+    return [store.Stored(record) for record in records]
 
 
 # One page of the games a device keeps, and how many it keeps, in one round trip: a range of the index

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -272,7 +273,7 @@ bp = Blueprint("rulesets", __name__)
 bp.before_request(refuse_cross_site_posts)
 
 
-def _page(errors: dict | None = None, import_errors: list[str] | None = None, status: int = 200):
+def _page(errors: dict | None = None, import_errors: list[str] | None = None, status: int = 200) -> ResponseReturnValue:
     device = rights.device_hash(create=False)
     return render_template(
         "rulesets/index.html",
@@ -291,13 +292,13 @@ def _own_or_404(set_id: int) -> RuleSet:
 
 
 @bp.get("/rules")
-def index():
+def index() -> ResponseReturnValue:
     """The rules saved on this phone: start a game from them, rename, delete, download or load a rules file."""
     return _page()
 
 
 @bp.post("/rules/<int:set_id>/rename")
-def rename_set(set_id: int):
+def rename_set(set_id: int) -> ResponseReturnValue:
     """Give a saved set a new name."""
     ruleset = _own_or_404(set_id)
     old = ruleset.name
@@ -310,13 +311,13 @@ def rename_set(set_id: int):
 
 
 @bp.get("/rules/<int:set_id>/delete")
-def confirm_delete(set_id: int):
+def confirm_delete(set_id: int) -> ResponseReturnValue:
     """Ask before deleting a saved set."""
     return render_template("rulesets/delete.html", ruleset=_own_or_404(set_id))
 
 
 @bp.post("/rules/<int:set_id>/delete")
-def delete_set(set_id: int):
+def delete_set(set_id: int) -> ResponseReturnValue:
     """Delete a saved set; games started from it keep their rules."""
     ruleset = _own_or_404(set_id)
     name = ruleset.name
@@ -326,7 +327,7 @@ def delete_set(set_id: int):
 
 
 @bp.get("/rules/export.json")
-def download():
+def download() -> ResponseReturnValue:
     """The rules file: every set saved on this phone, to load on another phone or keep."""
     body = json.dumps(file_json(rights.device_hash(create=False)), indent=2, ensure_ascii=False)
     return Response(
@@ -337,7 +338,7 @@ def download():
 
 
 @bp.post("/rules/import")
-def upload():
+def upload() -> ResponseReturnValue:
     """Load the sets of a rules file on this phone (a set of the same name is replaced)."""
     upload = request.files.get("rules_file")
     if upload is None or not upload.filename:

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable
+from typing import cast
 from urllib.parse import urlsplit
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from flask import Flask, Response, abort, current_app, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RouteLimit
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, ratelimits
+from .delivery import ExcInfo, Writer
+
+View = Callable[..., ResponseReturnValue]
 
 
 def refuse_cross_site_posts() -> None:
@@ -99,15 +106,15 @@ class SecurityHeaders:
     Flask) included, and Strict-Transport-Security on those sent over https; an answer that sets one itself keeps
     its own."""
 
-    def __init__(self, application):
+    def __init__(self, application: WSGIApplication) -> None:
         self.application = application
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         wanted = dict(SECURITY_HEADERS)
         if environ.get("wsgi.url_scheme") == "https":  # as the trusted proxies said (ProxyFix runs first)
             wanted["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
 
-        def with_headers(status, headers, exc_info=None):
+        def with_headers(status: str, headers: list[tuple[str, str]], exc_info: ExcInfo | None = None) -> Writer:
             present = {name.lower() for name, _ in headers}
             headers = list(headers) + [(k, v) for k, v in wanted.items() if k.lower() not in present]
             return start_response(status, headers, exc_info)
@@ -245,12 +252,12 @@ def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
     }
 
 
-def limited(kind: str):
+def limited(kind: str) -> Callable[[View], View]:
     """Mark a view for one of the limits ("new-games", "restores", "joins") when ENDPOINTS does not name it:
     @security.limited("joins") under its route. init_app applies the limit."""
 
-    def mark(view):
-        view.scorepad_limit = kind
+    def mark(view: View) -> View:
+        view.scorepad_limit = kind  # type: ignore[attr-defined]  # read by init_app
         return view
 
     return mark
@@ -259,7 +266,7 @@ def limited(kind: str):
 limit_joins = limited("joins")
 
 
-def too_many_requests(error: RateLimitExceeded):
+def too_many_requests(error: RateLimitExceeded) -> Response:
     """A 429 in words (a page, or the API's JSON) with Retry-After: the seconds until the limit's window ends."""
     response = current_app.make_response(errors.http_error(error))
     limiter: Limiter = current_app.extensions["scorepad_limiter"]
@@ -287,10 +294,12 @@ def init_app(app: Flask) -> None:
     app.extensions["scorepad_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     limits = _limits(app, limiter)
-    for endpoint, view in list(app.view_functions.items()):
+    for endpoint, route in list(app.view_functions.items()):
+        view = cast(View, route)  # Scorepad's views are all plain functions, none async
         kinds = [kind for kind, endpoints in ENDPOINTS.items() if endpoint in endpoints]
-        if not kinds and getattr(view, "scorepad_limit", None):
-            kinds = [view.scorepad_limit]
+        marked = getattr(view, "scorepad_limit", None)
+        if not kinds and marked:
+            kinds = [marked]
         for kind in kinds:
             view = limits[kind](view)
         app.view_functions[endpoint] = view

@@ -12,6 +12,7 @@ from datetime import UTC
 
 import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
@@ -71,7 +72,7 @@ def read_room_code(typed: str) -> tuple[str | None, str | None]:
 
 
 @bp.get("/join")
-def join():
+def join() -> ResponseReturnValue:
     """Join a game's scoreboard by its room code: the form, or with ?code= straight to the scoreboard."""
     typed = request.args.get("code")
     if typed is None:
@@ -156,7 +157,7 @@ def _tagged(response: Response, tag: str) -> Response:
 
 
 @bp.get("/games/<game_id>/scoreboard")
-def scoreboard(game_id: str):
+def scoreboard(game_id: str) -> ResponseReturnValue:
     """The read-only scoreboard for the other players; it keeps itself up to date while the game is on, and
     leads to the rematch once one starts."""
     if request.htmx:  # an older scoreboard page still open, asking for its fragment: answered as before
@@ -182,7 +183,7 @@ STOP_POLLING = 286
 
 
 @bp.get("/games/<game_id>/scoreboard/live")
-def scoreboard_live(game_id: str):
+def scoreboard_live(game_id: str) -> ResponseReturnValue:
     """What an open scoreboard asks every POLL_SECONDS: 304 while it shows the game as it is (one small query:
     no hand loaded, nothing scored), else the scoreboard's figures to swap in; once a finished game's rematch has
     started, the rematch's scoreboard, which the page then follows. A game deleted meanwhile: a line saying so,
@@ -258,12 +259,10 @@ def minimum_count_rows(bands: tuple[rules.Band, ...]) -> list[tuple[str, int]]:
     rows = []
     for i, band in enumerate(bands):
         following = bands[i + 1].start if i + 1 < len(bands) else None
-        if i == 0 and following is None:
-            scores = "any score"
+        if following is None:
+            scores = "any score" if i == 0 else f"{points(band.start)} and up"
         elif i == 0:
             scores = f"below {points(following)}" + (" (negative too)" if following > 0 else "")
-        elif following is None:
-            scores = f"{points(band.start)} and up"
         else:
             # Scores go in fives: a band ends at the last multiple of 5 below the next band's start.
             scores = f"{points(band.start)} \u2013 {points((following - 1) // 5 * 5)}"
@@ -306,7 +305,7 @@ def rules_context(game_rules: rules.Rules, table: rules.Table) -> dict:
 
 
 @bp.get("/games/<game_id>/rules")
-def game_rules(game_id: str):
+def game_rules(game_id: str) -> ResponseReturnValue:
     """The rules this game is played by, in words and tables, from its own stored rules."""
     stored = load_or_404(game_id)
     game = stored.game
@@ -322,7 +321,7 @@ def game_rules(game_id: str):
 
 
 @bp.get("/games/<game_id>/export.json")
-def export_json(game_id: str):
+def export_json(game_id: str) -> ResponseReturnValue:
     """The game document, to keep, move to another phone or import again."""
     stored = load_or_404(game_id)
     body = json.dumps(stored.document(), indent=2, ensure_ascii=False)
@@ -377,7 +376,7 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
         result = "in progress"
     rows: list[list[object]] = [
         ["Game", " v ".join(sides)],
-        ["Sides"] + [f"{side.name}: {' & '.join(side.players)}" for side in table.sides],
+        ["Sides", *(f"{side.name}: {' & '.join(side.players)}" for side in table.sides)],
         ["Started (UTC)", created.astimezone(UTC).strftime("%Y-%m-%d %H:%M")],
         ["Rules", game.rules.preset_name],
         ["Playing to", game.rules.target],
@@ -386,7 +385,7 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
         [],
     ]
     kinds = rules.CARD_KINDS
-    header = ["Hand", "Dealer", "Side", "Players"]
+    header: list[object] = ["Hand", "Dealer", "Side", "Players"]
     header += [CSV_ENTRY_HEADINGS.get(name, rules.FIELD_LABELS[name]) for name in CSV_ENTRY_FIELDS]
     header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
     header += [label for _, label in CSV_FIGURES]
@@ -408,7 +407,7 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id: str):
+def export_csv(game_id: str) -> ResponseReturnValue:
     """The game as a spreadsheet: names, date, rules, every entry of every side of every hand, every figure and
     the winner. UTF-8 with a byte order mark, so Excel reads accented names right (LibreOffice and Numbers
     take it too), and lines ending CRLF as RFC 4180 says."""

@@ -1,6 +1,6 @@
 """The benchmark of docs/issue 10: Scorepad under gunicorn (2 sync workers) on a database of 10,000 finished
 games, driven by locust, each figure beside the static file's p50 taken in the same run, and the bytes a phone
-fetches for a game page in Chromium. Run it through scripts/bench.sh (README, "Performance"), which installs
+fetches for a game page in Chromium. Run it through scripts/bench.sh (docs/performance.md), which installs
 what it needs and starts a throw-away PostgreSQL server when it can.
 
     .venv/bin/python scripts/bench.py [--postgres URL] [--seconds 20] [--games 10000]

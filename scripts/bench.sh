@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark (README, "Performance"): installs what it needs (the bench extra: locust; gunicorn; Playwright
+# The benchmark (docs/performance.md): installs what it needs (the bench extra: locust; gunicorn; Playwright
 # with Debian's Chromium), then runs scripts/bench.py on a temporary SQLite database and, where PostgreSQL's
 # server programs are installed, on a throw-away PostgreSQL server started as scripts/test.sh starts its own
 # (a new cluster in a temporary directory, on 127.0.0.1, removed at the end). Arguments go to scripts/bench.py

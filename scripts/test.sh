@@ -41,10 +41,12 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 npm ci --no-audit --no-fund --loglevel=error
 
-# The checks maintainers expect before the tests: lint and format (ruff), types of the pure modules (mypy).
+# The checks maintainers expect before the tests: lint and format (ruff), types (mypy), and the layers of
+# docs/architecture.md (import-linter's contracts in pyproject.toml).
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports
 
 # PostgreSQL: Debian's package (PostgreSQL 15 on Debian 12) where apt is there, else a pg_ctl on the PATH.
 # The tests get a server of their own, thrown away at the end: a new cluster in a temporary directory,

@@ -8,7 +8,10 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from sqlalchemy import delete as sql_delete
+from sqlalchemy import event, select
 
+from scorepad.models import GameRecord, GameRight, db
 from scorepad.rights import describe_browser
 from tests.conftest import game_document
 
@@ -288,3 +291,27 @@ def test_replacing_the_link_also_retires_the_edit_token_an_older_link_carried(ap
     assert not can_change(newcomer, game)
     headers = {"Authorization": f"Bearer {token}"}
     assert client.post(f"/api/games/{game}/hands", json=HAND, headers=headers).status_code == 403
+
+
+def test_a_game_deleted_while_a_phone_comes_in_through_its_link_is_said_gone(app, client, game):
+    """The game is deleted (on the scorekeeper's phone) after the new right is written and before its copy of the
+    game's version is read: the phone is told in words that the game is gone, and is given no right to no game."""
+    link = handover_link(client, game)
+    other = phone(app)
+
+    def delete_the_game(session, _context) -> None:
+        if any(isinstance(row, GameRight) for row in session.new):  # the flush that writes the new right
+            session.execute(sql_delete(GameRecord).where(GameRecord.id == game))
+
+    event.listen(db.session, "after_flush", delete_the_game)
+    url = urlsplit(link)
+    try:
+        response = other.post(url.path + "/claim", data={"key": url.fragment.removeprefix("key=")})
+    finally:
+        event.remove(db.session, "after_flush", delete_the_game)
+    assert response.status_code == 404
+    assert "There is no game at this address any more: it was deleted" in text(response)
+    with app.app_context():
+        assert (
+            db.session.scalars(select(GameRight).where(GameRight.game_id == game, GameRight.via == "link")).all() == []
+        )
