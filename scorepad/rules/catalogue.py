@@ -282,9 +282,9 @@ def preset_values(preset: str) -> dict[str, int]:
     return {v.key: v.defaults[preset] for v in CATALOGUE}
 
 
-def older_values(values: Mapping[str, Any]) -> dict[str, int]:
-    """What a value a game stored before that value existed was played as (its rules lack the key): for
-    rules_from_json, so a stored game's figures never change."""
+def older_values(preset: str, values: Mapping[str, Any]) -> dict[str, int]:
+    """What each value that a game stored before the value existed (its rules lack the key) was played as:
+    for rules_from_json, so a stored game keeps what it was played with. `values`: the stored ones."""
     return {}
 
 

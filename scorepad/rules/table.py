@@ -163,7 +163,7 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
     preset = PRESETS[data["preset"] if data.get("preset") in PRESETS else "modern"].rules
     full = {**rules_json(preset), **data}
     stored_values = full["values"]
-    values = {**rules_json(preset)["values"], **older_values(stored_values), **stored_values}
+    values = {**rules_json(preset)["values"], **older_values(full["preset"], stored_values), **stored_values}
     return Rules(
         preset=full["preset"],
         target=full["target"],
