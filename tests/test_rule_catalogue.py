@@ -56,6 +56,12 @@ def test_the_docs_table_of_values_is_the_catalogue_s(path):
     assert text == generator.written(text), f"{path} is out of date: run `{generator.COMMAND}`"
 
 
+def test_the_openapi_document_describes_every_value_of_the_catalogue():
+    generator = rule_docs()
+    text = generator.OPENAPI.read_text(encoding="utf-8")
+    assert text == generator.openapi_written(text), f"scorepad/openapi.json is out of date: run `{generator.COMMAND}`"
+
+
 @each_value()
 def test_every_value_is_in_both_docs_tables_with_each_preset_s_default(value):
     row = f"| `values.{value.key}` | "
