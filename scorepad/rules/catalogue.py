@@ -225,10 +225,9 @@ CATALOGUE: tuple[TableValue, ...] = (
         "threes_in_hand",
         "Each 3 left in hand",
         "Taken off for each 3 still in hand at the end. 0: it counts as a card.",
-        "still in a player's hand at the end; a 3 drawn as the last card of the stock too",
+        "still in a player's hand at the end (one drawn as the last card of the stock: see below)",
         each(0, wca=100, classic=0),
         "modern",
-        gates=("threes_in_hand", "last_draw_three"),
     ),
     _penalty(
         "red_three_in_hand",
@@ -238,6 +237,17 @@ CATALOGUE: tuple[TableValue, ...] = (
         "still in a player's hand at the end",
         each(0, classic=500),
         "classic",
+    ),
+    _penalty(
+        "last_draw_three",
+        "last_draw_three",
+        "A 3 drawn as the last card of the stock",
+        "Taken off for a 3 drawn as the last card of the stock, instead of its price as a 3 left in hand. "
+        "0: not charged apart.",
+        "drawn as the very last card of the stock, charged instead of its price as a 3 left in hand",
+        each(0, wca=100, classic=0),
+        "modern",
+        instead_of="three_in_hand",
     ),
     _penalty(
         "failed_go_out_ask",
@@ -285,7 +295,18 @@ def preset_values(preset: str) -> dict[str, int]:
 def older_values(preset: str, values: Mapping[str, Any]) -> dict[str, int]:
     """What each value that a game stored before the value existed (its rules lack the key) was played as:
     for rules_from_json, so a stored game keeps what it was played with. `values`: the stored ones."""
-    return {}
+    if "last_draw_three" in values:
+        return {}
+    # Before it was a value of its own, a 3 drawn as the last card of the stock was one of the 3s left in hand.
+    three_in_hand = values.get("three_in_hand", BY_KEY["three_in_hand"].defaults.get(preset, 0))
+    # Except in the cla games stored before every game kept complete rules (migration 2b7c1a0e9d34): cla then
+    # charged 100 for each 3 left in hand but 5 for the last card, and the migration wrote cla's values with
+    # that 100 and nothing for the last card. Those games keep their 5.
+    cla = preset_values("cla")
+    as_migrated = all(values.get(key) == cla[key] for key in cla if key not in ("three_in_hand", "last_draw_three"))
+    if preset == "cla" and three_in_hand == 100 and as_migrated:
+        return {"last_draw_three": 5}
+    return {"last_draw_three": three_in_hand}
 
 
 def phone_json() -> dict[str, Any]:
