@@ -44,7 +44,7 @@ class EditConflict(Exception):
 
 # Bump when the figures the rules work out change for the same stored game (a scoring fix): figures kept
 # in an older format are worked out again on their next read.
-FIGURES_FORMAT = 1
+FIGURES_FORMAT = 2  # 2: a 3 drawn last is its own value (older cla games charge it 5 again)
 
 
 class Stored:
