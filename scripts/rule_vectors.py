@@ -24,7 +24,7 @@ from scorepad import create_app, document, rules  # noqa: E402
 OUTPUT = ROOT / "tests" / "vectors" / "rules.json"
 COMMAND = ".venv/bin/python scripts/rule_vectors.py"
 
-# The checks of rules.py, by list: every one must refuse at least one vector.
+# The checks of the rules (scorepad/rules/checks.py), by list: every one must refuse at least one vector.
 CHECK_LISTS = ("SIDE_CHECKS", "CONSISTENCY_CHECKS", "ENTRY_CHECKS", "COUNT_CHECKS", "HAND_CHECKS")
 
 FOUR = [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
@@ -537,7 +537,7 @@ def with_involves(errors: list[dict], game: dict, position: int, body: Any) -> l
 
 
 def checks_refusing(game_data: dict, position: int, body: Any) -> list[str]:
-    """The names of the checks of rules.py that refuse this hand body (coverage: every check refuses one)."""
+    """The names of the checks of the rules that refuse this hand body (coverage: every check refuses one)."""
     game = document.parse_document(game_data)
     hand, shape = document.parse_hand(body, len(game.table.sides))
     if shape or not 0 <= position <= len(game.hands):
@@ -588,7 +588,7 @@ def game_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, fir
 
 
 def check_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, played: list, position: int, body: Any):
-    """A hand to check, with the API's answer (errors) and the checks of rules.py that refuse it."""
+    """A hand to check, with the API's answer (errors) and the checks of the rules that refuse it."""
     game = game_of(name, sets[rule_set], sides, 0, played)
     return {
         "name": name,
