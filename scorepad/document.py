@@ -41,9 +41,6 @@ GAME_OUTPUTS = (
 HAND_OUTPUTS = ("dealer",)
 SIDE_OUTPUTS = ("result",)
 RULE_KEYS = rules.RULE_KEYS
-# No number a side enters for one hand comes near this; the rules' own checks give the precise limit
-# below it, and refusing here keeps absurd numbers (JSON allows thousands of digits) out of the sums.
-LARGEST_ENTRY = 100_000
 # A target, or a special hand's points, over 100,000 is absurd (as for the full table rules planned in
 # docs/api.md). The rules themselves take any size (their tests play to 1,000,000 so that a game never
 # ends); a document may not.
@@ -165,15 +162,6 @@ def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem
     return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
 
 
-def _number_problem(value: Any, label: str) -> str | None:
-    """What is wrong with a number a side entered (None: nothing); null counts as not entered."""
-    if not rules.is_whole_number(value):
-        return f"{label}: enter a whole number."
-    if abs(value) > LARGEST_ENTRY:
-        return f"{label}: that number is far too big for one hand."
-    return None
-
-
 def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
     if data is None:
         return CardCounts()
@@ -186,7 +174,7 @@ def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
         value = data.get(kind)
         if value is None:
             continue
-        problem = _number_problem(value, rules.CARD_LABELS[kind])
+        problem = rules.entry_number_problem(value, rules.CARD_LABELS[kind])
         if problem:
             problems.append(Problem(path + (kind,), problem))
         else:
@@ -208,7 +196,7 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
             continue
         value, label = data[name], rules.FIELD_LABELS[name]
         if name in rules.INT_FIELDS or name in rules.FIGURE_FIELDS:
-            problem = _number_problem(value, label)
+            problem = rules.entry_number_problem(value, label)
             ok, message = problem is None, problem or ""
         elif name in rules.BOOL_FIELDS or name == "has_melded":
             ok = isinstance(value, bool)

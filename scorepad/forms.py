@@ -106,6 +106,11 @@ RARE_ENTRIES = (
 )
 
 
+# The values whose worth the hand form shows beside their entry: the catalogue's, but for the ordinary
+# canastas (on every hand, and their worth is on the rules page).
+HINTED = {v.entry: v for v in rules.CATALOGUE if v.entry and v.entry not in ("natural_canastas", "mixed_canastas")}
+
+
 class SideForm(Form):
     """One side's panel of the hand form."""
 
@@ -319,22 +324,8 @@ class HandForm:
 
     def hint(self, name: str) -> str:
         """What an entry is worth in this game, in brackets beside its label ("" where it says nothing)."""
-        values = self.rules.values
-        worth = {
-            "sevens_canasta": values.sevens_canasta,
-            "aces_canasta": values.aces_canasta,
-            "went_out": values.going_out,
-            "concealed": values.going_out_concealed,
-            "incomplete_sevens": -values.incomplete_sevens,
-            "incomplete_aces": -values.incomplete_aces,
-            "incomplete_wild": -values.incomplete_wild,
-            "dirty_sevens": -values.dirty_sevens,
-            "dirty_aces": -values.dirty_aces,
-            "threes_in_hand": -values.three_in_hand,
-            "red_threes_in_hand": -values.red_three_in_hand,
-            "failed_go_out_asks": -values.failed_go_out_ask,
-            "failed_pile_takes": -values.failed_pile_take,
-        }.get(name)
+        value = HINTED.get(name)
+        worth = value.sign * getattr(self.rules.values, value.key) if value else 0
         if not worth:
             return ""
         each = " each" if name in rules.INT_FIELDS else ""
@@ -445,28 +436,10 @@ THREES_LABELS = (
     "All four 3s of a colour",
 )
 
-# What each table rule means, in a short line under its field.
+# What each table rule means, in a short line under its field: each value's hint is the catalogue's.
 RULE_HINTS = {
-    "value_natural_canasta": "Seven or more of a kind, no wild cards.",
-    "value_mixed_canasta": "Seven or more of a kind with wild cards.",
-    "value_sevens_canasta": "Seven 7s, no wild cards. 0: not played.",
-    "value_aces_canasta": "Seven aces, no wild cards. 0: not played.",
-    "value_wild_canasta_deuces": "Seven 2s. 0: not played.",
-    "value_wild_canasta_jokers": "Four jokers and three 2s. 0: not played.",
-    "value_wild_canasta_mixed": "Seven wild cards in any other mix. 0: not played.",
-    "value_going_out": "The bonus for the side that goes out.",
-    "value_going_out_concealed": "Going out in one turn, nothing melded before. 0: no extra bonus.",
+    **{f"value_{value.key}": value.hint for value in rules.CATALOGUE},
     "canastas_to_go_out": "Closed canastas a side needs before it may go out.",
-    "value_incomplete_sevens": "Taken off for a sevens meld left unfinished. 0: no penalty.",
-    "value_incomplete_aces": "Taken off for an aces meld left unfinished. 0: no penalty.",
-    "value_incomplete_wild": "Taken off for a wild-card meld left unfinished. 0: no penalty.",
-    "value_dirty_sevens": "Taken off for each player left holding three 7s. 0: no penalty.",
-    "value_dirty_aces": "Taken off for each player left holding three aces. 0: no penalty.",
-    "value_three_in_hand": "Taken off for each 3 still in hand at the end. 0: it counts as a card.",
-    "value_red_three_in_hand": "Taken off for each red 3 not put down. 0: no penalty.",
-    "value_failed_go_out_ask": "Taken off when a side asks to go out and then can't. 0: no penalty.",
-    "value_failed_pile_take": "Taken off when the pile's top card can't be used. 0: no penalty.",
-    "value_perfect_cut": "What the perfect cut is worth, when the table plays it.",
     "all_eight_threes": "All four red and all four black 3s together. 0: each colour counts on its own.",
     "red_each": "A red 3 put down: for a side that melded, against one that didn't.",
     "red_all_four": "All four red 3s (two decks) score this instead.",
@@ -588,41 +561,28 @@ class NewGameForm(Form):
 
     def rule_groups(self) -> list[dict]:
         """The table rules as a player thinks of them, for the chosen preset's family: each group's id, title
-        and fields (numbers, the tie select, switches). The Minimum Counts and special hands have their own
-        layout on the page."""
+        and fields (numbers, the tie select, switches). Each group's values are the catalogue's, for the family;
+        the Minimum Counts and special hands have their own layout on the page."""
         modern = self.chosen_preset.modern
-        values = [f"value_{key}" for key in ("natural_canasta", "mixed_canasta")]
-        if modern:
-            values += [
-                f"value_{key}"
-                for key in (
-                    "sevens_canasta",
-                    "aces_canasta",
-                    "wild_canasta_deuces",
-                    "wild_canasta_jokers",
-                    "wild_canasta_mixed",
-                )
-            ]
-        values.append("count_without_canasta")  # a side's canastas decide how its Count is made
+        family = ("all", "modern" if modern else "classic")
         threes = (
             [f"three_{n}" for n in range(5)] + ["all_eight_threes"]
             if modern
             else [f"red_{key}" for key in rules.RED_THREE_KEYS]
         )
-        penalties = (
-            ["incomplete_sevens", "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces", "three_in_hand"]
-            if modern
-            else ["red_three_in_hand", "failed_go_out_ask", "failed_pile_take"]
-        )
-        end = ["tie", "perfect_cut", "value_perfect_cut"] + (["wipeout"] if modern else [])
-        groups = [
-            ("threes", "3s", threes),
-            ("canastas", "Canastas", values),
-            ("going_out", "Going out", ["value_going_out", "value_going_out_concealed", "canastas_to_go_out"]),
-            ("penalties", "Penalties", [f"value_{key}" for key in penalties]),
-            ("end_of_game", "End of game", end),
-        ]
-        return [{"id": key, "title": title, "fields": [self[name] for name in names]} for key, title, names in groups]
+        # The rules that are not values, before and after each group's values.
+        before = {"threes": threes, "end_of_game": ["tie", "perfect_cut"]}
+        after = {
+            "canastas": ["count_without_canasta"],  # a side's canastas decide how its Count is made
+            "going_out": ["canastas_to_go_out"],
+            "end_of_game": ["wipeout"] if modern else [],
+        }
+        groups = []
+        for key, title in rules.GROUPS:
+            values = [f"value_{v.key}" for v in rules.CATALOGUE if v.group == key and v.family in family]
+            names = before.get(key, []) + values + after.get(key, [])
+            groups.append({"id": key, "title": title, "fields": [self[name] for name in names]})
+        return groups
 
     @staticmethod
     def hint(field) -> str:

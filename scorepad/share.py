@@ -107,6 +107,17 @@ def scoreboard_qr(game_id: str) -> Markup:
     return Markup(qr_svg(url_for("share.scoreboard", game_id=game_id, _external=True)))
 
 
+# What the phone's rules (assets/js/rules.js) take from the rule catalogue, as data: every page carries it
+# (base.html, #rule-catalogue), so a hand is scored offline with the values the server defines.
+RULE_CATALOGUE = rules.phone_json()
+
+
+@bp.app_template_global()
+def rule_catalogue() -> dict:
+    """The rule catalogue as the phone's rules read it."""
+    return RULE_CATALOGUE
+
+
 bp.add_app_template_filter(format_room_code, "room_code")
 
 
@@ -240,18 +251,8 @@ def _follow_rematch(game_id: str, rematch_id: str) -> Response | None:
 # --- The rules page: the game's own stored rules, in words and tables -------------------------------
 
 CANASTA_KEYS = rules.CANASTA_VALUE_KEYS
-# Each penalty the rules know, and when a side pays it (docs/rules.md sections 3 and 4).
-PENALTY_MEANINGS = {
-    "incomplete_sevens": "a sevens meld of fewer than seven cards on the table when the hand ends",
-    "incomplete_aces": "a pure-aces meld of fewer than seven cards on the table when the hand ends",
-    "incomplete_wild": "a wild-card meld of fewer than seven cards on the table when the hand ends",
-    "dirty_sevens": "three or more 7s in hand at the end (\u201cdirty\u201d): each such player",
-    "dirty_aces": "three or more aces in hand at the end: each such player",
-    "three_in_hand": "still in a player's hand at the end; a 3 drawn as the last card of the stock too",
-    "red_three_in_hand": "still in a player's hand at the end",
-    "failed_go_out_ask": "asked partner \u201cmay I go out?\u201d, heard yes, then did not go out: each time",
-    "failed_pile_take": "took the discard pile, then could not use its top card legally: each time",
-}
+# Each penalty the rules know, and when a side pays it (docs/rules.md sections 3 and 4): the catalogue's.
+PENALTY_MEANINGS = {value.key: value.meaning for value in rules.CATALOGUE if value.penalty}
 
 
 def minimum_count_rows(bands: tuple[rules.Band, ...]) -> list[tuple[str, int]]:

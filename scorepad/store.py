@@ -44,7 +44,7 @@ class EditConflict(Exception):
 
 # Bump when the figures the rules work out change for the same stored game (a scoring fix): figures kept
 # in an older format are worked out again on their next read.
-FIGURES_FORMAT = 1
+FIGURES_FORMAT = 2  # 2: a 3 drawn last is its own value (older cla games charge it 5 again)
 
 
 class Stored:
@@ -532,15 +532,7 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
         except RuleError as error:
             problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
     score = rules.score_game(game_rules, table, hands, check=False)
-    ended_after = score.ended_after
-    if ended_after is not None and ended_after < len(hands) - 1:
-        problems.append(
-            Problem(
-                ("hands", ended_after + 1),
-                f"With this change the game would end after hand {ended_after + 1}, so the "
-                f"{len(hands) - 1 - ended_after} hand(s) after it can't follow. Delete them first.",
-            )
-        )
+    problems += rules.hands_after_the_end(score, len(hands))  # §5.14
     if problems:
         raise RuleError(problems)
     stored.__dict__["checked_sequence"] = (tuple(hands), score)  # for the save that follows

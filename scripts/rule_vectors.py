@@ -24,7 +24,7 @@ from scorepad import create_app, document, rules  # noqa: E402
 OUTPUT = ROOT / "tests" / "vectors" / "rules.json"
 COMMAND = ".venv/bin/python scripts/rule_vectors.py"
 
-# The checks of rules.py, by list: every one must refuse at least one vector.
+# The checks of the rules (scorepad/rules/checks.py), by list: every one must refuse at least one vector.
 CHECK_LISTS = ("SIDE_CHECKS", "CONSISTENCY_CHECKS", "ENTRY_CHECKS", "COUNT_CHECKS", "HAND_CHECKS")
 
 FOUR = [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
@@ -35,7 +35,7 @@ SIX = [
     {"name": "West", "players": ["Cleo", "Fay"]},
 ]
 
-EVERY_VALUE = {  # each value of the modern presets moved, so a figure shows which one was read
+HAND_PICKED = {  # each value of the modern presets moved, so a figure shows which one was read
     "natural_canasta": 550,
     "mixed_canasta": 350,
     "sevens_canasta": 2000,
@@ -56,6 +56,13 @@ EVERY_VALUE = {  # each value of the modern presets moved, so a figure shows whi
     "failed_go_out_ask": 60,
     "failed_pile_take": 40,
 }
+# Every value of the rule catalogue: those not picked above moved too, each to its own figure.
+EVERY_VALUE = {
+    **{value.key: 5 * (7 + 2 * i) for i, value in enumerate(rules.CATALOGUE)},
+    **HAND_PICKED,
+}
+# Classic plays none of the values only the modern presets show.
+NOT_CLASSIC = {value.key: 0 for value in rules.CATALOGUE if value.family == "modern"}
 
 # The tables below are laid out by hand, a hand to a line or two, to read as a scoresheet does.
 # fmt: off
@@ -70,10 +77,7 @@ RULE_SETS: dict[str, tuple[str, dict[str, Any]]] = {
     "classic_every_value": (
         "classic",
         {
-            "values": {**EVERY_VALUE, "sevens_canasta": 0, "aces_canasta": 0, "wild_canasta_deuces": 0,
-                       "wild_canasta_jokers": 0, "wild_canasta_mixed": 0, "incomplete_sevens": 0,
-                       "incomplete_aces": 0, "incomplete_wild": 0, "dirty_sevens": 0, "dirty_aces": 0,
-                       "three_in_hand": 0},
+            "values": {**EVERY_VALUE, **NOT_CLASSIC},
             "red_threes": {"each": 150, "all_four": 900, "five": 1100, "six": 1500},
             "perfect_cut": True,
         },
@@ -128,6 +132,20 @@ LOSE = side(count=-40)
 # fmt: off
 
 # --- Games to score: (name, rule set, sides, first dealer, hands) --------------------------------
+
+def priced_games() -> list[tuple[str, str, list, int, list]]:
+    """For each value of the catalogue that prices an entry: a hand with one of that entry (and, for a value
+    charged instead of another, one of the other's), every value moved, so the step that prices it shows."""
+    games = []
+    for value in rules.PRICED:
+        names = [value.entry] + ([rules.BY_KEY[value.instead_of].entry] if value.instead_of else [])
+        entry = {name: True if name in rules.BOOL_FIELDS else 1 for name in names if name}
+        rule_set = "classic_every_value" if value.family == "classic" else "modern_every_value"
+        games.append((f"priced: {value.key}", rule_set, FOUR, 0,
+                      [hand(side(**entry, count=-40), side(natural_canastas=2, went_out=True, count=100))]))
+    return games
+
+
 
 GAMES: list[tuple[str, str, list, int, list]] = [
     ("modern: an everyday game", "modern", FOUR, 0, [
@@ -519,7 +537,7 @@ def with_involves(errors: list[dict], game: dict, position: int, body: Any) -> l
 
 
 def checks_refusing(game_data: dict, position: int, body: Any) -> list[str]:
-    """The names of the checks of rules.py that refuse this hand body (coverage: every check refuses one)."""
+    """The names of the checks of the rules that refuse this hand body (coverage: every check refuses one)."""
     game = document.parse_document(game_data)
     hand, shape = document.parse_hand(body, len(game.table.sides))
     if shape or not 0 <= position <= len(game.hands):
@@ -546,7 +564,7 @@ def vectors() -> dict:
     # In memory where the system offers it: SQLite's syncs to a disk would cost seconds for a throw-away file.
     with tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None) as folder:
         api = Api(folder)
-        games = [game_vector(api, sets, *vector) for vector in GAMES]
+        games = [game_vector(api, sets, *vector) for vector in GAMES + priced_games()]
         checks = [check_vector(api, sets, *vector) for vector in CHECKS]
     return {
         "about": f"Made by scripts/rule_vectors.py from the Python rules: do not edit; run {COMMAND}.",
@@ -570,7 +588,7 @@ def game_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, fir
 
 
 def check_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, played: list, position: int, body: Any):
-    """A hand to check, with the API's answer (errors) and the checks of rules.py that refuse it."""
+    """A hand to check, with the API's answer (errors) and the checks of the rules that refuse it."""
     game = game_of(name, sets[rule_set], sides, 0, played)
     return {
         "name": name,

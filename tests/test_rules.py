@@ -15,6 +15,8 @@ seat 1 and cut by seat 0 = side 0.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -33,6 +35,8 @@ from scorepad.rules import (
     check_table,
     make_rules,
     minimum_count,
+    rules_from_json,
+    rules_json,
     score_game,
     score_hand,
     settle_up,
@@ -1935,3 +1939,144 @@ def test_a_tie_at_the_target_follows_the_tables_rule(tie, finished, winners, win
 def test_went_out_plays_on_when_no_tied_leader_went_out():
     tied = hand(E(natural_canastas=2, count=0), E(natural_canastas=2, count=0))  # 1,000 each, nobody out
     assert score_game(make_rules("modern", target=1000, tie="went_out"), FOUR, [tied]).finished is False
+
+
+# ---------------------------------------------------------------------------
+# The 3 drawn as the last card of the stock: its own value, last_draw_three (docs/rules.md §3)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset, points", [("modern", 0), ("cla", 0), ("wca", 100), ("classic", 0)])
+def test_each_preset_charges_the_last_drawn_three_apart(preset, points):
+    # §3 Penalties: "a 3 drawn as the very last card of the stock": modern — (laid face up), cla — (5 in the
+    # Count), wca 100; classic has no 3s left in hand.
+    assert make_rules(preset).values.last_draw_three == points
+
+
+def test_wca_last_drawn_three_costs_its_100_among_the_threes_in_hand():
+    # Us: natural + mixed = 500 + 300 = 800; two 3s in hand, one drawn last: 100 + 100 (last_draw_three) = 200;
+    # 800 − 200 = 600, Count 150, total 750. Them go out: 2 × 500 + 200 = 1200, Count 100, total 1300.
+    scored = score_hand(
+        make_rules("wca"),
+        FOUR,
+        hand(
+            E(natural_canastas=1, mixed_canastas=1, threes_in_hand=2, last_draw_three=True, count=150),
+            E(natural_canastas=2, went_out=True, count=100),
+        ),
+    )
+    assert [(s.base, s.count, s.total) for s in scored.sides] == [(600, 150, 750), (1200, 100, 1300)]
+
+
+def test_a_table_may_charge_the_last_drawn_three_more_than_the_others():
+    # wca with last_draw_three 300: two 3s in hand, one drawn last: 100 + 300 = 400 off; 2 naturals 1000 − 400.
+    assert (
+        score_one(
+            "wca", E(natural_canastas=2, threes_in_hand=2, last_draw_three=True), values={"last_draw_three": 300}
+        ).base
+        == 600
+    )
+
+
+@pytest.mark.parametrize("preset", ["modern", "cla"])
+def test_modern_and_cla_refuse_the_last_card_switch(preset):
+    # last_draw_three is 0: the table does not play it (§5.10); the 3 is a card (cla) or exposed (modern).
+    with pytest.raises(RuleError) as refused:
+        check_hand(make_rules(preset), FOUR, hand(E(natural_canastas=1, last_draw_three=True, count=50), E()))
+    messages = [p.message for p in refused.value.problems if p.path == ("sides", 0, "last_draw_three")]
+    assert any(m.startswith("One was the last card of the stock: not part of this game") for m in messages)
+
+
+def test_a_cla_table_charging_five_for_the_last_card_ticks_it_alone():
+    # RULES.md §3: "cla tables that charge 5 for it on the Base". No 3s-left-in-hand line in cla (three_in_hand 0),
+    # so the switch stands alone: 2 naturals 1000 − 5 = 995, Count 100, total 1095.
+    scored = score_one("cla", E(natural_canastas=2, last_draw_three=True, count=100), values={"last_draw_three": 5})
+    assert (scored.base, scored.total) == (995, 1095)
+
+
+def test_a_wca_table_not_charging_the_last_card_apart_refuses_the_switch():
+    # last_draw_three 0 in a wca game: the switch is not part of it; the 3 is entered among the 3s in hand at 100.
+    game = make_rules("wca", values={"last_draw_three": 0})
+    assert refusal_paths(game, FOUR, hand(E(threes_in_hand=1, last_draw_three=True), E())) == {
+        ("sides", 0, "last_draw_three")
+    }
+    assert score_one("wca", E(threes_in_hand=1), values={"last_draw_three": 0}).base == -100
+
+
+def test_a_reported_base_may_go_as_low_as_a_dearer_last_card_allows():
+    # wca, two single players: the lowest Base is −14,300 (docs/rules.md §5.12). With last_draw_three 300 the
+    # last card costs 200 more than a 3 left in hand: −14,500. A single player: dirty on 7s and aces once each.
+    game = make_rules("wca", values={"last_draw_three": 300})
+    check_hand(game, TWO, hand(E(reported_base=-14500), E()))
+    assert refusal_paths(game, TWO, hand(E(reported_base=-14505), E())) == {("sides", 0, "reported_base")}
+
+
+# Older games: stored before last_draw_three was a value, their rules lack it (rules_from_json fills it).
+
+# What migration 2b7c1a0e9d34 wrote for a cla game stored before it: cla's values of the time, 100 for each 3
+# left in hand (migrations/versions/2b7c1a0e9d34_complete_table_rules.py, PLAYED_WITH["cla"]).
+MIGRATED_CLA_VALUES = {
+    "natural_canasta": 500,
+    "mixed_canasta": 300,
+    "sevens_canasta": 2500,
+    "aces_canasta": 2500,
+    "wild_canasta_deuces": 3000,
+    "wild_canasta_jokers": 2500,
+    "wild_canasta_mixed": 2000,
+    "going_out": 100,
+    "going_out_concealed": 0,
+    "perfect_cut": 100,
+    "incomplete_sevens": 2500,
+    "incomplete_aces": 2500,
+    "incomplete_wild": 2000,
+    "dirty_sevens": 1500,
+    "dirty_aces": 1500,
+    "three_in_hand": 100,
+    "red_three_in_hand": 0,
+    "failed_go_out_ask": 0,
+    "failed_pile_take": 0,
+}
+
+
+def stored_rules(preset: str, values: dict) -> dict:
+    """A game's rules as stored before last_draw_three: every key, its values without that one."""
+    return {**rules_json(make_rules(preset)), "values": values}
+
+
+def test_an_older_cla_game_keeps_five_for_its_last_drawn_three():
+    # Before complete rules, cla charged 100 for each 3 left in hand and 5 for one drawn last: two 3s in hand,
+    # one drawn last, cost 100 + 5 = 105 (the migration's note: "200 instead of 105"). 2 naturals: 1000 − 105.
+    game = rules_from_json(stored_rules("cla", MIGRATED_CLA_VALUES))
+    assert (game.values.three_in_hand, game.values.last_draw_three) == (100, 5)
+    entry = E(natural_canastas=2, threes_in_hand=2, last_draw_three=True)
+    assert score_hand(game, FOUR, hand(entry, E())).sides[0].base == 895
+
+
+def test_the_migration_wrote_the_cla_values_these_tests_name():
+    path = Path(__file__).resolve().parent.parent / "migrations/versions/2b7c1a0e9d34_complete_table_rules.py"
+    source = path.read_text(encoding="utf-8")
+    # Read PLAYED_WITH without running the migration (it needs alembic's context only in its functions).
+    spec = importlib.util.spec_from_file_location("migration_2b7c1a0e9d34", path)
+    assert spec and spec.loader and "PLAYED_WITH" in source
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.PLAYED_WITH["cla"]["values"] == MIGRATED_CLA_VALUES
+
+
+@pytest.mark.parametrize("preset, three_in_hand", [("wca", 100), ("modern", 100), ("modern", 0), ("cla", 0)])
+def test_other_older_games_charge_the_last_card_as_any_three_in_hand(preset, three_in_hand):
+    # Stored before the value: the last-drawn 3 was one of the 3s left in hand, charged three_in_hand, and the
+    # switch was part of the game where three_in_hand was above 0. Two 3s in hand, one drawn last: 2 × 100.
+    values = {**rules_json(make_rules(preset))["values"], "three_in_hand": three_in_hand}
+    del values["last_draw_three"]
+    game = rules_from_json(stored_rules(preset, values))
+    assert game.values.last_draw_three == three_in_hand
+    assert game.has("last_draw_three") == (three_in_hand > 0)
+    if three_in_hand:
+        entry = E(natural_canastas=2, threes_in_hand=2, last_draw_three=True)
+        assert score_hand(game, FOUR, hand(entry, E())).sides[0].base == 1000 - 200
+
+
+def test_a_cla_game_with_its_own_100_per_three_and_other_values_keeps_100_for_the_last_card():
+    # Not a game the migration wrote (its natural canasta is 600): it played the last card as any 3 in hand.
+    values = {**MIGRATED_CLA_VALUES, "natural_canasta": 600}
+    assert rules_from_json(stored_rules("cla", values)).values.last_draw_three == 100

@@ -33,15 +33,19 @@ const SPECIAL_HANDS = {
   dream_4: "Dream hand (5-5-4)", dream_5: "Dream hand (5-4-5 with wilds)", dream_545: "Dream 5-4-5 (natural)",
   deuce_pairs: "Deuce pairs"
 };
-// The value behind an entry of the same name or this one (rules.Rules.has: the game has it above 0).
-const VALUE_OF = {
-  last_draw_three: "three_in_hand", threes_in_hand: "three_in_hand", concealed: "going_out_concealed",
-  red_threes_in_hand: "red_three_in_hand", failed_go_out_asks: "failed_go_out_ask",
-  failed_pile_takes: "failed_pile_take"
-};
+// The rule catalogue (scorepad/rules/catalogue.py), as data the page carries (#rule-catalogue, base.html): each
+// entry a value prices [entry, value, sign, value it is charged instead of or null], scored by one step
+// (rules.priced), and the value behind each entry a game has only where that value is above 0 (rules.Rules.has).
+const CATALOGUE = JSON.parse(document.getElementById("rule-catalogue").textContent);
+const PRICED = CATALOGUE.priced;
+const VALUE_OF = CATALOGUE.gates;
 const valueOf = (name) => VALUE_OF[name] || name;
-const PENALTIES = ["incomplete_sevens", "incomplete_aces", "incomplete_wild", "dirty_sevens", "dirty_aces",
-  "threes_in_hand", "red_threes_in_hand", "failed_go_out_asks", "failed_pile_takes"];
+const PENALTIES = PRICED.filter((p) => p[2] < 0).map((p) => p[0]);
+// rules.most_of: the most of an entry one side can have in a hand (a switch: 1).
+const mostOf = (game, name, players) => ({ dirty_sevens: players, dirty_aces: players, threes_in_hand: 2 * game.threes,
+  red_threes_in_hand: game.threes, failed_go_out_asks: 50, failed_pile_takes: 50 })[name] ?? 1;
+// One priced entry's points per unit: its value, less the value it is charged instead of.
+const unitOf = (v, p) => v[p[1]] - (p[3] ? v[p[3]] : 0);
 const GAME_OVER = "This game is over: no more hands can be added.";  // the API's 409
 const MOST_HANDS = 200;  // document.MOST_HANDS
 
@@ -95,7 +99,7 @@ function has(game, name) {
   if (name === "wild_canasta") return Object.keys(WILD).some((kind) => values["wild_canasta_" + kind] > 0);
   if (name === "perfect_cut") return game.rules.perfect_cut && values.perfect_cut > 0;
   if (name === "special_hand") return Object.keys(game.rules.special_hands).length > 0;
-  return own(values, valueOf(name)) ? values[valueOf(name)] > 0 : true;
+  return own(VALUE_OF, name) ? values[VALUE_OF[name]] > 0 : true;
 }
 const wildValue = (game, kind) => (own(WILD, kind) ? game.rules.values["wild_canasta_" + kind] : 0);
 
@@ -127,11 +131,10 @@ function sideBase(game, e) {
   const rules = game.rules, v = rules.values, special = e.special_hand;
   if (special !== null) return own(rules.special_hands, special) ? rules.special_hands[special] : 0;
   if (e.reported_base !== null) return e.reported_base;
-  return threesValue(game, e) + v.natural_canasta * e.natural_canastas + v.mixed_canasta * e.mixed_canastas +
-    v.sevens_canasta * e.sevens_canasta + v.aces_canasta * e.aces_canasta +
+  return threesValue(game, e) + sum(PRICED, (p) => p[2] * unitOf(v, p) * e[p[0]]) +  // rules.priced
     (e.wild_canasta ? wildValue(game, e.wild_canasta) : 0) +
     (e.went_out ? (e.concealed ? v.going_out_concealed : v.going_out) : 0) +
-    (e.perfect_cut && rules.perfect_cut ? v.perfect_cut : 0) - sum(PENALTIES, (name) => v[valueOf(name)] * e[name]);
+    (e.perfect_cut && rules.perfect_cut ? v.perfect_cut : 0);
 }
 /** rules.minimum_count */
 function minimumCount(rules, cumulative) {
@@ -220,7 +223,8 @@ const SIDE_CHECKS = [
     ? [["special_hand", specialHandName(s.e.special_hand) + " is not a special hand allowed in this game."]] : [])
 ];
 const CONSISTENCY_CHECKS = [
-  (s) => (s.e.last_draw_three && s.e.threes_in_hand < 1  // §5.1
+  (s) => ((has(s.game, "threes_in_hand") || !has(s.game, "last_draw_three")) &&  // §5.1
+    s.e.last_draw_three && s.e.threes_in_hand < 1
     ? [["last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too."]] : []),
   (s) => [["sevens", "sevens_canasta", "sevens"], ["pure aces", "aces_canasta", "aces"],  // §5.5
     ["wild cards", "wild_canasta", "wild"]].filter((k) => s.e[k[1]] !== false && s.e[k[1]] !== null &&
@@ -303,9 +307,7 @@ function baseLimits(game, i) {
   const canastas = 11 * game.decks * Math.max(v.natural_canasta, v.mixed_canasta) + v.sevens_canasta +
     v.aces_canasta + Math.max(...Object.keys(WILD).map((kind) => v["wild_canasta_" + kind]));
   return [
-    -(threes + v.incomplete_sevens + v.incomplete_aces + v.incomplete_wild +
-      (v.dirty_sevens + v.dirty_aces) * players + v.three_in_hand * 2 * game.threes +
-      v.red_three_in_hand * game.threes + (v.failed_go_out_ask + v.failed_pile_take) * 50),
+    -(threes + sum(PRICED, (p) => (p[2] < 0 ? Math.max(0, unitOf(v, p)) * mostOf(game, p[0], players) : 0))),
     Math.max(threes + canastas + Math.max(v.going_out, v.going_out_concealed) + v.perfect_cut,
       ...Object.values(rules.special_hands), 0)
   ];
