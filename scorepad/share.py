@@ -428,8 +428,17 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
     ]
     for side, total in zip(game.table.sides, score.totals, strict=True):
         rows.append(
-            [title, started, game.rules.preset_name, game.rules.target, len(game.hands), side.name,
-             " & ".join(side.players), total, winner]
+            [
+                title,
+                started,
+                game.rules.preset_name,
+                game.rules.target,
+                len(game.hands),
+                side.name,
+                " & ".join(side.players),
+                total,
+                winner,
+            ]
         )
     return rows
 

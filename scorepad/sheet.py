@@ -111,7 +111,8 @@ def side_marks(rules: Rules, entry: SideEntry) -> tuple[Mark, ...]:
         return (Mark(name.split(" (")[0], name, SPECIAL),)
     marks: list[Mark] = []
     if entry.went_out:
-        marks.append(Mark("went out concealed", "went out concealed") if entry.concealed else Mark("went out", "went out"))
+        words = "went out concealed" if entry.concealed else "went out"
+        marks.append(Mark(words, words))
     marks += _canastas(entry)
     marks += _threes(rules, entry)
     if entry.has_melded is False and not rules.modern:
@@ -125,7 +126,7 @@ def side_marks(rules: Rules, entry: SideEntry) -> tuple[Mark, ...]:
 def hand_marks(rules: Rules, hand: Hand) -> tuple[tuple[Mark, ...], ...]:
     """Each side's marks for one hand; where the table plays wipeout, a special hand wipes the other sides out."""
     special = any(entry.special_hand is not None for entry in hand.sides)
-    marks = []
+    marks: list[tuple[Mark, ...]] = []
     for entry in hand.sides:
         if special and rules.wipeout and entry.special_hand is None:
             marks.append((Mark("wiped out", "wiped out by the special hand", PENALTY),))

@@ -415,7 +415,8 @@ MODERN_ENTRIES = [
     "Perfect cut",
     "Special hand",
 ]
-MODERN_GRID = [f"{where}: {kind}" for where in ("Melded", "In hand") for kind in ("Jokers", "2s", "Aces", "8 to K", "4 to 7")]
+GRID_ROWS = ("Jokers", "2s", "Aces", "8 to K", "4 to 7")
+MODERN_GRID = [f"{where}: {kind}" for where in ("Melded", "In hand") for kind in GRID_ROWS]
 FIGURES = ["Count from", "Base", "Count", "Hand total", "Running total"]
 
 
@@ -452,7 +453,8 @@ def test_the_spreadsheet_is_one_table_a_row_per_hand_and_side_with_the_columns_t
         ["typed", "3500", "250", "3750", "4790"],  # 1,040 + 3,750
     ]
     us_1, them_1, us_2, them_2, us_3, them_3 = hands
-    assert (us_1["Red 3s"], us_1["Natural canastas"], us_1["Mixed canastas"], us_1["Went out"]) == ("2", "1", "1", "yes")
+    us_1_entries = [us_1[name] for name in ("Red 3s", "Natural canastas", "Mixed canastas", "Went out")]
+    assert us_1_entries == ["2", "1", "1", "yes"]
     assert them_1["Went out"] == "" and them_1["Special hand"] == "" and them_1["Melded: Aces"] == ""
     assert us_2["Special hand"] == "Seven pairs"
     assert (them_2["Melded: Aces"], them_2["Melded: 8 to K"], them_2["In hand: 4 to 7"]) == ("3", "5", "2")

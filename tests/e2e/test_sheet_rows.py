@@ -65,9 +65,7 @@ def test_each_row_says_what_each_side_did_and_ten_rows_fit_in_about_two_screens(
     expect(us.locator(".base")).to_have_text("1,100")
     expect(them.locator(".hand-total")).to_have_text("\u22121,250")
 
-    heights = page.evaluate(
-        """() => [...Array(10).keys()].map((i) => document.getElementById(`hand-${i + 1}`).getBoundingClientRect().height)"""
-    )
+    heights = [page.locator(f"#hand-{number}").bounding_box()["height"] for number in range(1, 11)]
     assert sum(heights) <= 2 * PHONE["height"], f"ten rows take {sum(heights):.0f} px: {heights}"
     # The totals on top stay large: 28 px at least.
     for size in page.locator(".big-total").evaluate_all("(totals) => totals.map((t) => getComputedStyle(t).fontSize)"):
