@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from playwright.sync_api import Page, expect
+from test_accessibility import assert_none, check
 
 from conftest import PHONE, no_horizontal_scroll
 
@@ -98,3 +100,23 @@ def test_the_printed_sheet_is_dated_and_names_the_rules_with_no_link_left(page: 
     expect(line).to_contain_text(datetime.now(UTC).strftime("%-d %b %Y"))  # the day the game was made
     expect(line.get_by_role("link", name="Rules")).to_be_hidden()
     expect(page.get_by_role("link", name="Join a game")).to_have_count(0)  # not in the scorekeeper's own header
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_rows_with_special_and_penalty_marks_have_no_axe_fault(page: Page, live_server: str, scheme: str):
+    """The marks' colours (special in green, penalties in red) and their hidden full words, checked by axe-core,
+    on the phone and on a tablet's paper grid."""
+    page.emulate_media(color_scheme=scheme)
+    hands = [
+        {"sides": [{"special_hand": "pairs"}, {"natural_canastas": 1, "count": 100}]},
+        {"sides": [{"sevens_canasta": True, "natural_canastas": 1, "went_out": True, "count": 50}, CAUGHT]},
+    ]
+    response = page.request.post(live_server + "/api/games", data={**GAME, "hands": hands})
+    assert response.status == 201, response.text()
+    page.goto(response.json()["links"]["scoresheet"])
+    expect(page.locator("#hand-1 .mark-special")).to_have_count(1)
+    problems: list[str] = []
+    check(page, scheme, problems)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    check(page, scheme, problems)
+    assert_none(problems)
