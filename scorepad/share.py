@@ -334,11 +334,15 @@ def export_json(game_id: str) -> ResponseReturnValue:
 
 
 # --- The spreadsheet -----------------------------------------------------------------------------------
+#
+# Two files, each one table with its headings in the first row: the hands (a row per hand and side) and the
+# game's facts (a row per side). A spreadsheet takes a CSV as one table, so a block of facts above the hands, or
+# totals below them, would be sorted, filtered and summed as if they were hands.
 
-# Every entry a side may give for a hand (docs/api.md), in the order of the hand form; the counting grid
-# follows, a column per row of the grid, melded then in hand.
-CSV_ENTRY_FIELDS = tuple(name for name in rules.SIDE_FIELDS if name != "cards")
-CSV_ENTRY_HEADINGS = {"count": "Count as reported"}
+# The entries a side may give for a hand (docs/api.md), in the order of the hand form; a game's file has only
+# those its rules have. The Count is a figure of its own, with where it came from; the counting grid follows,
+# a column per row of the grid, melded then in hand, in a game where the grid was used.
+CSV_ENTRY_FIELDS = tuple(name for name in rules.SIDE_FIELDS if name not in ("count", "cards", "reported_base"))
 CSV_FIGURES = (("base", "Base"), ("count", "Count"), ("total", "Hand total"), ("cumulative", "Running total"))
 # A cell a spreadsheet would run as a formula (OWASP's CSV injection list): shown as text instead.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -364,61 +368,104 @@ def entry_cell(name: str, value: object) -> object:
     return value
 
 
-def csv_rows(stored: store.Stored) -> list[list[object]]:
-    """The game as rows of a spreadsheet: what the game is, then a row per side per hand with every entry
-    and every figure, then the result."""
-    game, score, record = stored.game, stored.score, stored.record
-    table = game.table
-    sides = [side.name for side in table.sides]
-    created = store.utc(record.created_at)
+def count_from(entry: rules.SideEntry) -> str:
+    """Where a side's Count came from, in plain words."""
+    if entry.special_hand is not None:
+        return "special hand"  # its Count is 0 by the rules, whatever was entered
+    if entry.cards is not None:
+        return "counting grid"
+    return "typed" if entry.count is not None else "not given"
+
+
+def _winner(stored: store.Stored) -> str:
+    score, sides = stored.score, stored.game.table.sides
     if score.finished and score.winners:
-        result = " and ".join(sides[i] for i in score.winners) + (" (shared)" if len(score.winners) > 1 else "")
-    else:
-        result = "in progress"
-    rows: list[list[object]] = [
-        ["Game", " v ".join(sides)],
-        ["Sides", *(f"{side.name}: {' & '.join(side.players)}" for side in table.sides)],
-        ["Started (UTC)", created.astimezone(UTC).strftime("%Y-%m-%d %H:%M")],
-        ["Rules", game.rules.preset_name],
-        ["Playing to", game.rules.target],
-        ["Room code", record.room_code or ""],
-        ["Winner", result],
-        [],
-    ]
-    kinds = rules.CARD_KINDS
+        return " and ".join(sides[i].name for i in score.winners) + (" (shared)" if len(score.winners) > 1 else "")
+    return "in progress"
+
+
+def csv_rows(stored: store.Stored) -> list[list[object]]:
+    """The hands as a table: a heading row, then a row per side per hand with the entries the game's rules have
+    (the counting grid only if the game used it), where the Count came from, and the figures."""
+    game, score = stored.game, stored.score
+    table, game_rules = game.table, game.rules
+    entries = [side for hand in game.hands for side in hand.sides]
+    fields = [name for name in CSV_ENTRY_FIELDS if game_rules.has(name)]
+    if any(entry.reported_base is not None for entry in entries):
+        fields.append("reported_base")
+    # Modern: black 3s are never cards of the grid (rules.py refuses them there).
+    kinds = [kind for kind in rules.CARD_KINDS if kind != "black_threes" or not game_rules.modern]
+    grid = any(entry.cards is not None for entry in entries)
     header: list[object] = ["Hand", "Dealer", "Side", "Players"]
-    header += [CSV_ENTRY_HEADINGS.get(name, rules.FIELD_LABELS[name]) for name in CSV_ENTRY_FIELDS]
-    header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
-    header += [label for _, label in CSV_FIGURES]
-    rows.append(header)
+    header += [rules.FIELD_LABELS[name] for name in fields]
+    if grid:
+        header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
+    header += ["Count from"] + [label for _, label in CSV_FIGURES]
+    rows: list[list[object]] = [header]
     for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
         dealer = table.player_of_seat(hand_score.dealer)
         for side, entry, side_score in zip(table.sides, hand.sides, hand_score.sides, strict=True):
             row: list[object] = [number, dealer, side.name, " & ".join(side.players)]
-            row += [entry_cell(name, getattr(entry, name)) for name in CSV_ENTRY_FIELDS]
-            cards = entry.cards
-            for where in ("melded", "in_hand"):
-                row += [getattr(getattr(cards, where), kind) if cards else "" for kind in kinds]
+            row += [entry_cell(name, getattr(entry, name)) for name in fields]
+            if grid:
+                cards = entry.cards
+                for where in ("melded", "in_hand"):
+                    row += [getattr(getattr(cards, where), kind) if cards else "" for kind in kinds]
+            row.append(count_from(entry))
             row += [getattr(side_score, figure) for figure, _ in CSV_FIGURES]
             rows.append(row)
-    rows.append([])
-    rows += [["Total", name, total] for name, total in zip(sides, score.totals, strict=True)]
-    rows.append(["Winner", result])
     return rows
 
 
-@bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id: str) -> ResponseReturnValue:
-    """The game as a spreadsheet: names, date, rules, every entry of every side of every hand, every figure and
-    the winner. UTF-8 with a byte order mark, so Excel reads accented names right (LibreOffice and Numbers
-    take it too), and lines ending CRLF as RFC 4180 says."""
-    stored = load_or_404(game_id)
+def facts_rows(stored: store.Stored) -> list[list[object]]:
+    """The game's facts as a table: a heading row, then a row per side with the game's date, rules, target and
+    winner beside the side's name, players and total."""
+    game, score, record = stored.game, stored.score, stored.record
+    started = store.utc(record.created_at).astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+    title = " v ".join(side.name for side in game.table.sides)
+    winner = _winner(stored)
+    rows: list[list[object]] = [
+        ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total", "Winner"]
+    ]
+    for side, total in zip(game.table.sides, score.totals, strict=True):
+        rows.append(
+            [
+                title,
+                started,
+                game.rules.preset_name,
+                game.rules.target,
+                len(game.hands),
+                side.name,
+                " & ".join(side.players),
+                total,
+                winner,
+            ]
+        )
+    return rows
+
+
+def _csv_file(rows: list[list[object]], filename: str) -> Response:
+    """Rows as a CSV download: UTF-8 with a byte order mark, so Excel reads accented names right (LibreOffice and
+    Numbers take it too), and lines ending CRLF as RFC 4180 says."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for row in csv_rows(stored):
+    for row in rows:
         writer.writerow([spreadsheet_text(cell) for cell in row])
     return Response(
         "\ufeff" + out.getvalue(),
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="scorepad-{game_id}.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> ResponseReturnValue:
+    """The hands as a spreadsheet: a row per side per hand, with the entries the game's rules have and every
+    figure."""
+    return _csv_file(csv_rows(load_or_404(game_id)), f"scorepad-{game_id}.csv")
+
+
+@bp.get("/games/<game_id>/game.csv")
+def export_facts_csv(game_id: str) -> ResponseReturnValue:
+    """The game's facts as a spreadsheet: sides, players, date, rules, totals and the winner."""
+    return _csv_file(facts_rows(load_or_404(game_id)), f"scorepad-{game_id}-game.csv")

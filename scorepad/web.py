@@ -6,7 +6,7 @@ from flask import Flask, Response, abort, make_response, render_template
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
 
-from . import rules, store
+from . import rules, sheet, store
 
 
 def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
@@ -69,7 +69,8 @@ def day(moment) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Give every template the points filter and the names of special hands."""
+    """Give every template the points filter, the names of special hands and what each side did in a hand."""
     app.add_template_filter(points, "points")
     app.add_template_filter(day, "day")
     app.add_template_global(rules.special_hand_name, "special_hand_name")
+    app.add_template_global(sheet.hand_marks, "hand_marks")

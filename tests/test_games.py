@@ -588,10 +588,11 @@ def test_export_json_is_the_api_document(client, game):
 
 def test_export_csv_has_a_row_per_hand(client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
-    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game}/export.csv").get_data(as_text=True))))
-    # A row per side per hand, after the game's own lines (tests/test_share.py has every column).
-    header = rows.index(next(row for row in rows if row[:1] == ["Hand"]))
-    assert [row[:3] + row[-4:] for row in rows[header + 1 : header + 3]] == [
+    exported = client.get(f"/games/{game}/export.csv").get_data().decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(exported)))
+    # The headings first, then a row per side per hand (tests/test_share.py has every column).
+    assert rows[0][:3] == ["Hand", "Dealer", "Side"]
+    assert [row[:3] + row[-4:] for row in rows[1:]] == [
         ["1", "Ann", "Us", "1200", "385", "1585", "1585"],
         ["1", "Ann", "Them", "300", "140", "440", "440"],
     ]
@@ -1049,7 +1050,9 @@ def test_text_in_a_number_field_gets_one_message(client, game):
 def test_the_scoresheet_says_which_hand_was_a_special_hand(client, game):
     client.post(f"/games/{game}/hands", data=hand_form({"special_hand": "pairs"}, {"natural_canastas": 1, "count": 50}))
     row = client.get(f"/games/{game}").get_data(as_text=True).split('id="hand-1"')[1].split("</tr>")[0]
-    assert '<span class="special-note">Seven pairs</span>' in row
+    # Us laid it down: that is all Us's side shows; Them, without wipeout, keep their natural canasta.
+    assert '<li class="mark mark-special">Seven pairs</li>' in row
+    assert 'title="1 natural canasta">1 natural</span>' in row and row.count('<li class="mark ') == 2
 
 
 def test_the_wild_canasta_choices_show_the_games_values(client):

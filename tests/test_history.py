@@ -9,6 +9,7 @@ import html
 import io
 import json
 import re
+from datetime import UTC, datetime
 
 from scorepad.models import db
 from tests.conftest import game_document
@@ -338,23 +339,28 @@ def test_a_file_of_games_of_an_unknown_version_is_refused_in_words(client):
 # --- A restored copy ------------------------------------------------------------------------------
 
 
-def test_a_restored_copy_names_its_original_on_the_scoresheet_and_in_the_history(app, client):
+def test_a_restored_copy_is_named_by_its_sides_and_day_and_links_its_original(app, client):
     original = keep(client, US_WIN_AT_ONCE)
     exported = client.get(f"/games/{original}/export.json").get_data()
     phone = app.test_client()
     copy = restore(phone, exported).headers["Location"].rsplit("/", 1)[1]
     assert copy != original
     page = phone.get(f"/games/{copy}").get_data(as_text=True)
-    assert f'Restored copy of game <a href="/games/{original}">{original}</a>.' in page
-    assert f"Restored copy of game {original}" in text(phone.get("/history"))
+    # Named by its sides and the day, as the history names a game; the original linked while it is here.
+    today = datetime.now(UTC).strftime("%-d %b %Y")
+    assert f"Restored copy: Us v Them, {today}." in text(phone.get(f"/games/{copy}"))
+    assert f'<a href="/games/{original}">The original game</a> is on this Scorepad too.' in page
+    assert original not in text(phone.get(f"/games/{copy}"))  # no game id to read
+    assert f"Restored copy: Us v Them, {today}" in text(phone.get("/history"))
     assert "Restored copy" not in text(client.get(f"/games/{original}"))  # the original is not a copy
 
 
-def test_a_restored_game_whose_original_is_not_here_names_it_without_a_link(client):
+def test_a_restored_copy_whose_original_is_not_here_has_no_link(client):
     doc = {**US_WIN_AT_ONCE, "id": "gone-long-ago"}
     copy = restore(client, json.dumps(doc).encode()).headers["Location"].rsplit("/", 1)[1]
-    page = client.get(f"/games/{copy}").get_data(as_text=True)
-    assert "Restored copy of game gone-long-ago." in page
+    page = text(client.get(f"/games/{copy}"))
+    assert f"Restored copy: Us v Them, {datetime.now(UTC).strftime('%-d %b %Y')}." in page
+    assert "The original game" not in page and "gone-long-ago" not in page
 
 
 # --- Deleting a whole game ------------------------------------------------------------------------

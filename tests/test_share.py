@@ -379,64 +379,130 @@ def read_csv(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"), newline="")))
 
 
-def test_the_spreadsheet_holds_every_entry_every_figure_and_the_names(client):
+# Hand 3 (Zo\u00eb deals: seats go Ann, Bea, Zo\u00eb, Dot, so Bea cuts, for Them). Us: 2 naturals 1,000, a black 3
+# +100 (two canastas), a player caught with three aces -1,500, an unfinished wild-card meld -2,000: Base -2,400,
+# Count -50, hand -2,450. Them: sevens 2,500 + natural 500 + mixed 300, going out 100, perfect cut 100: Base
+# 3,500, Count 250, hand 3,750.
+PENALTY_HAND = {
+    "sides": [
+        {"natural_canastas": 2, "black_threes": 1, "dirty_aces": 1, "incomplete_wild": True, "count": -50},
+        {
+            "sevens_canasta": True,
+            "natural_canastas": 1,
+            "mixed_canastas": 1,
+            "went_out": True,
+            "perfect_cut": True,
+            "count": 250,
+        },
+    ]
+}
+# The entries a modern game has, as the hand form names them; and the counting grid without black 3s (in
+# modern they are never cards).
+MODERN_ENTRIES = [
+    "Red 3s",
+    "Black 3s",
+    "Natural canastas",
+    "Mixed canastas",
+    "Sevens canasta",
+    "Pure aces canasta",
+    "Wild-card canasta",
+    "Unfinished sevens",
+    "Unfinished aces",
+    "Unfinished wild cards",
+    "Players dirty with 7s",
+    "Players dirty with aces",
+    "Went out",
+    "Perfect cut",
+    "Special hand",
+]
+GRID_ROWS = ("Jokers", "2s", "Aces", "8 to K", "4 to 7")
+MODERN_GRID = [f"{where}: {kind}" for where in ("Melded", "In hand") for kind in GRID_ROWS]
+FIGURES = ["Count from", "Base", "Count", "Hand total", "Running total"]
+
+
+def test_the_spreadsheet_is_one_table_a_row_per_hand_and_side_with_the_columns_the_game_uses(client):
     sides = [{"name": "Us", "players": ["Ann", "Zo\u00eb"]}, {"name": "=Them", "players": ["Bea", "Dot"]}]
-    game_id, created, headers = new_game(client, sides=sides)
-    add(client, game_id, headers, EXAMPLE_HAND)
-    add(client, game_id, headers, SPECIAL_HAND)
+    game_id, _, headers = new_game(client, sides=sides)
+    for hand in (EXAMPLE_HAND, SPECIAL_HAND, PENALTY_HAND):
+        add(client, game_id, headers, hand)
     response = client.get(f"/games/{game_id}/export.csv")
     assert response.mimetype == "text/csv" and response.headers["Content-Disposition"].startswith("attachment")
     raw = response.get_data()
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with its mark, for Excel
     assert raw.count(b"\r\n") == raw.count(b"\n")  # every line ends CRLF (RFC 4180)
 
-    rows = read_csv(response)
-    about = {row[0]: row[1:] for row in rows[: rows.index([])]}
-    assert about["Game"] == ["Us v =Them"]
-    assert about["Sides"] == ["Us: Ann & Zo\u00eb", "'=Them: Bea & Dot"]  # a formula is plain text
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", about["Started (UTC)"][0])
-    assert about["Rules"] == ["Modern American"] and about["Playing to"] == ["8500"]
-    assert about["Room code"] == [created["room_code"]]
-    assert about["Winner"] == ["in progress"]
-
-    header_at = next(i for i, row in enumerate(rows) if row[:1] == ["Hand"])
-    header = rows[header_at]
-    hands = [dict(zip(header, row, strict=True)) for row in rows[header_at + 1 : header_at + 5]]
+    header, *rows = read_csv(response)
+    # The headings first: no block of facts above, no totals below; no concealed, melded this hand, red 3s left
+    # in hand, asks or 3s in hand (modern has none of them); the grid because hand 2 used it.
+    assert header == ["Hand", "Dealer", "Side", "Players", *MODERN_ENTRIES, *MODERN_GRID, *FIGURES]
+    hands = [dict(zip(header, row, strict=True)) for row in rows]
     assert [(h["Hand"], h["Dealer"], h["Side"], h["Players"]) for h in hands] == [
         ("1", "Ann", "Us", "Ann & Zo\u00eb"),
-        ("1", "Ann", "'=Them", "Bea & Dot"),
+        ("1", "Ann", "'=Them", "Bea & Dot"),  # a formula is plain text
         ("2", "Bea", "Us", "Ann & Zo\u00eb"),
         ("2", "Bea", "'=Them", "Bea & Dot"),
+        ("3", "Zo\u00eb", "Us", "Ann & Zo\u00eb"),
+        ("3", "Zo\u00eb", "'=Them", "Bea & Dot"),
     ]
-    figures = [[h["Base"], h["Count"], h["Hand total"], h["Running total"]] for h in hands]
-    assert figures == [
-        ["1200", "385", "1585", "1585"],
-        ["300", "140", "440", "440"],
-        ["2500", "0", "2500", "4085"],  # 1,585 + 2,500
-        ["500", "100", "600", "1040"],  # 440 + 600
+    assert [[h[name] for name in FIGURES] for h in hands] == [
+        ["typed", "1200", "385", "1585", "1585"],
+        ["typed", "300", "140", "440", "440"],
+        ["special hand", "2500", "0", "2500", "4085"],  # 1,585 + 2,500
+        ["counting grid", "500", "100", "600", "1040"],  # 440 + 600
+        ["typed", "-2400", "-50", "-2450", "1635"],  # 4,085 - 2,450
+        ["typed", "3500", "250", "3750", "4790"],  # 1,040 + 3,750
     ]
-    us_1, them_1, us_2, them_2 = hands
-    assert (us_1["Red 3s"], us_1["Natural canastas"], us_1["Mixed canastas"], us_1["Went out"]) == (
-        "2",
-        "1",
-        "1",
-        "yes",
-    )
-    assert us_1["Count as reported"] == "385" and them_1["Count as reported"] == "140"
-    assert them_1["Went out"] == "" and them_1["Special hand"] == ""
+    us_1, them_1, us_2, them_2, us_3, them_3 = hands
+    us_1_entries = [us_1[name] for name in ("Red 3s", "Natural canastas", "Mixed canastas", "Went out")]
+    assert us_1_entries == ["2", "1", "1", "yes"]
+    assert them_1["Went out"] == "" and them_1["Special hand"] == "" and them_1["Melded: Aces"] == ""
     assert us_2["Special hand"] == "Seven pairs"
     assert (them_2["Melded: Aces"], them_2["Melded: 8 to K"], them_2["In hand: 4 to 7"]) == ("3", "5", "2")
-    assert them_2["Count as reported"] == "" and them_2["Melded: Jokers"] == "0"
-    for name in ("Sevens canasta", "Wild-card canasta", "Perfect cut", "Players dirty with 7s", "Base as reported"):
-        assert name in header
-
-    assert rows[header_at + 5] == []
-    assert rows[header_at + 6 :] == [["Total", "Us", "4085"], ["Total", "'=Them", "1040"], ["Winner", "in progress"]]
+    assert them_2["Melded: Jokers"] == "0"
+    assert (us_3["Black 3s"], us_3["Players dirty with aces"], us_3["Unfinished wild cards"]) == ("1", "1", "yes")
+    assert (them_3["Sevens canasta"], them_3["Perfect cut"], them_3["Went out"]) == ("yes", "yes", "yes")
 
 
-def test_the_spreadsheet_names_the_winner(client):
+def test_a_game_typed_by_counts_has_no_grid_and_classic_has_its_own_entries(client):
+    game_id, _, headers = new_game(client, preset="classic")
+    # Classic: Us 2 red 3s 200 (melded) + natural 500 + going out 100 = 800, Count 210: 1,010. Them: a red 3 left
+    # in hand -500, asked to go out and didn't -100: Base -600, Count -35: -635.
+    hand = {
+        "sides": [
+            {"red_threes": 2, "natural_canastas": 1, "went_out": True, "count": 210},
+            {"red_threes_in_hand": 1, "failed_go_out_asks": 1, "count": -35},
+        ]
+    }
+    add(client, game_id, headers, hand)
+    header, us, them = read_csv(client.get(f"/games/{game_id}/export.csv"))
+    assert header == [
+        "Hand", "Dealer", "Side", "Players",
+        "Red 3s", "Natural canastas", "Mixed canastas", "Went out", "Concealed (all in one turn)",
+        "Melded this hand", "Red 3s left in hand", "Asked to go out, then didn't",
+        "Took the pile, couldn't use the top card",
+        *FIGURES,
+    ]  # fmt: skip
+    assert us[-5:] == ["typed", "800", "210", "1010", "1010"]
+    assert them[-5:] == ["typed", "-600", "-35", "-635", "-635"]
+    assert dict(zip(header, them, strict=True))["Red 3s left in hand"] == "1"
+
+
+def test_the_games_facts_are_a_file_of_their_own_a_row_per_side(client):
     game_id, _, headers = new_game(client, target=1000)
-    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 against 440
-    rows = read_csv(client.get(f"/games/{game_id}/export.csv"))
-    assert rows[-1] == ["Winner", "Us"]
-    assert ["Winner", "Us"] in rows[:8]
+    add(client, game_id, headers, EXAMPLE_HAND)  # Us 1,585 against 440: Us win
+    response = client.get(f"/games/{game_id}/game.csv")
+    assert response.mimetype == "text/csv" and response.headers["Content-Disposition"].startswith("attachment")
+    header, us, them = read_csv(response)
+    assert header == ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total", "Winner"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", us[1]) and them[1] == us[1]
+    assert us[:1] + us[2:] == ["Us v Them", "Modern American", "1000", "1", "Us", "Ann & Cleo", "1585", "Us"]
+    assert them[:1] + them[2:] == ["Us v Them", "Modern American", "1000", "1", "Them", "Bea & Dot", "440", "Us"]
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'href="/games/{game_id}/game.csv"' in page and f'href="/games/{game_id}/export.csv"' in page
+
+
+def test_a_game_in_progress_says_so_in_its_facts(client):
+    game_id, _, headers = new_game(client)
+    add(client, game_id, headers, EXAMPLE_HAND)
+    _, us, them = read_csv(client.get(f"/games/{game_id}/game.csv"))
+    assert us[-1] == them[-1] == "in progress"

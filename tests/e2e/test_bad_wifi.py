@@ -18,9 +18,9 @@ from conftest import serve, start_game, wait_until_kept
 
 # What the one connection indicator may say, by its state (templates/base.html's words).
 SAYS = {
-    "online": re.compile(r"^Online: every hand is saved on the server\.$"),
+    "online": re.compile(r"^Online: every hand is saved\.$"),
     "waiting": re.compile(r"^(1 hand waits|\d+ hands wait) on this phone to be sent\.$"),
-    "sending": re.compile(r"^Sending (1 hand|\d+ hands) to the server…$"),
+    "sending": re.compile(r"^Sending (1 hand|\d+ hands)…$"),
     "offline": re.compile(r"^No connection(\.|: .+)$"),
     "conflict": re.compile(r"^(1 hand|\d+ hands) could not be saved: see below\.$"),
 }
@@ -122,7 +122,7 @@ def test_on_hanging_wifi_the_figures_show_at_once_and_a_hand_saved_waits_then_go
     # Save: no answer comes, so the hand is kept on the phone and the scoresheet opens from its copy.
     page.evaluate("addEventListener('submit', () => sessionStorage.setItem('savedAt', Date.now()), true)")
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     left_after = page.evaluate(
         "performance.timeOrigin + performance.getEntriesByType('navigation')[0].startTime"
         " - Number(sessionStorage.getItem('savedAt'))"
@@ -132,14 +132,14 @@ def test_on_hanging_wifi_the_figures_show_at_once_and_a_hand_saved_waits_then_go
     assert indicator(page)[0] in ("waiting", "offline")
     # Sent in the background, which hangs too: after a while, no connection.
     expect(page.locator("#sync-status")).to_have_text(
-        "No connection: 1 hand waits on this phone, not yet synced.", timeout=20_000
+        "No connection: 1 hand saved on this phone, not sent yet.", timeout=20_000
     )
     assert entered(server_game(live_server, gid)) == []  # nothing reached the server yet
 
     # The Wi-Fi answers again: the Save held on the way and the copies sent since all reach the server, late,
     # under one key; the page sends again on its own timer. One hand is stored.
     wifi.restore()
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.", timeout=45_000)
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.", timeout=45_000)
     expect(page.locator(".not-synced")).to_have_count(0)
     stored = server_game(live_server, gid)
     assert entered(stored) == [
@@ -165,28 +165,28 @@ def test_hands_waiting_are_said_as_sending_only_while_the_server_answers(page, w
         {"Mixed canastas": "1", "Count": "60"},
         save="Save hand 1",
     )
-    expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand waits on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand saved on this phone, not sent yet.")
     page.get_by_role("link", name="Enter hand 2").click()
     expect(page.locator("h1")).to_have_text("Hand 2 (not yet synced)")
-    assert indicator(page) == ("offline", "No connection: 1 hand waits on this phone, not yet synced.")
+    assert indicator(page) == ("offline", "No connection: 1 hand saved on this phone, not sent yet.")
     enter(
         page,
         {"Natural canastas": "1", "Count": "50"},
         {"Natural canastas": "2", "Went out": True, "Count": "100"},
         save="Save hand 2",
     )
-    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands wait on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands saved on this phone, not sent yet.")
 
     wifi.restore()
     page.reload()  # from the server: the two hands go, one after the other
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     assert len(entered(server_game(live_server, gid))) == 2
     seen = everything_the_indicator_said(page)
     after_reload = seen[max(i for i, (state, _) in enumerate(seen) if state == "offline") + 1 :]
     # While the server answers: the hands are sending, never "no connection" again.
-    assert ("sending", "Sending 2 hands to the server…") in after_reload or (
+    assert ("sending", "Sending 2 hands…") in after_reload or (
         "sending",
-        "Sending 1 hand to the server…",
+        "Sending 1 hand…",
     ) in after_reload
     assert all(state != "offline" for state, _ in after_reload)
 
@@ -214,11 +214,11 @@ def enter_hand_1_cut_off(page: Page, wifi, live_server: str, gid: str) -> None:
         {"Mixed canastas": "1", "Count": "60"},
         save="Save hand 1",
     )
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     # Us: 2 naturals 1,000 + out 100 = 1,100, Count 150: 1,250. Them: 1 mixed 300, Count 60: 360.
     expect(page.locator(".total-figure")).to_have_text(["1,250", "360"])
     wifi.restore()
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.", timeout=45_000)
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.", timeout=45_000)
     assert len(entered(server_game(live_server, gid))) == 1
 
 

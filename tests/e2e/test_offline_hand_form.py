@@ -64,7 +64,7 @@ def test_offline_the_hand_form_works_out_each_sides_base_and_count_on_the_phone(
     expect(page.locator("#sync-status")).to_have_text("No connection.")  # the server's preview got no answer
     # The hand can still be kept on the phone with those figures.
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     assert figures(page, 1) == [["1,200", "150", "1,350", "1,350"], ["300", "60", "360", "360"]]
 
 
@@ -96,7 +96,7 @@ def test_a_game_started_offline_takes_the_rare_entries_under_more(page, wifi, li
     them.get_by_label("Mixed canastas", exact=True).fill("1")
     them.get_by_role("textbox", name=re.compile("^Count")).fill("55")
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
 
     # Us: 1 natural 500 + sevens 2,500 + out 100 = Base 3,100, Count 100: 3,200.
     # Them: 1 mixed 300, no 3s exposed = Base 300, Count 55: 355.

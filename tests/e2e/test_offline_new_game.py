@@ -77,7 +77,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     expect(page.locator(".next-deal")).to_have_text(re.compile(r"^Hand 1: Ann deals"))
 
     enter(page, *HAND_1, save="Save hand 1")
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
     enter(page, {**HAND_2[0], "Count": "40"}, HAND_2[1], save="Save hand 2")
     expect(page.locator("#hand-2 .not-synced")).to_be_visible()
@@ -100,7 +100,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     page.reload()  # still no connection: the game and its hands are still here, from the phone
     expect(page.locator("h1")).to_have_text("Us v Them")
     expect(page.locator(".waiting-hand .not-synced")).to_have_count(2)
-    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands wait on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands saved on this phone, not sent yet.")
     expect_the_two_hands(page)
     expect(page.locator(".next-deal")).to_have_text(re.compile(r"^Hand 3: Cleo deals"))
     assert games_on_the_server(database_uri) == []
@@ -114,7 +114,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     wifi.restore()
     page.evaluate("window.ScorepadOffline.syncNow()")
     until(page, lambda: lost, "a start whose answer was lost")
-    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands wait on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 2 hands saved on this phone, not sent yet.")
     # Every try's answer is lost (a timer's pass may try again meanwhile): still one game on the server.
     assert lost
     assert len(games_on_the_server(database_uri)) == 1
@@ -122,7 +122,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
     wifi.deliver_answers()
     page.reload()  # sent again with the same Idempotency-Key: the same game, then its hands
     expect(page).to_have_url(re.compile(r"/games/[^/#]+$"))
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     expect(page.locator(".not-synced")).to_have_count(0)
     expect_the_two_hands(page)
     expect(page.locator(".room-code")).to_be_visible()

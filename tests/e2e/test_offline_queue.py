@@ -109,8 +109,8 @@ def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page,
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("h1")).to_have_text("Hand 1")
     enter(page, *HAND_1, save="Save hand 1")
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
-    expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand waits on this phone, not yet synced.")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand saved on this phone, not sent yet.")
 
     page.get_by_role("link", name="Enter hand 2").click()
     expect(page.locator("h1")).to_have_text("Hand 2 (not yet synced)")
@@ -135,14 +135,14 @@ def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page,
     page.reload()  # still no connection: everything is still here, from the phone
     expect(page.locator("html")).to_have_attribute("data-served", "copy")
     expect(page.locator(".waiting-hand .not-synced")).to_have_count(3)
-    expect(page.locator("#sync-status")).to_have_text("No connection: 3 hands wait on this phone, not yet synced.")
+    expect(page.locator("#sync-status")).to_have_text("No connection: 3 hands saved on this phone, not sent yet.")
     expect(page.locator(".provisional-note")).to_be_visible()
     expect_the_three_hands(page)
     assert entered(server_game(live_server, gid)) == []  # nothing reached the server
 
     wifi.restore()
     page.reload()  # the queue is sent on page load; then the sheet is the server's
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     expect(page.locator(".not-synced")).to_have_count(0)
     expect(page.locator(".provisional-note")).to_have_count(0)
     expect_the_three_hands(page)
@@ -231,7 +231,7 @@ def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
 
     wifi.deliver_answers()
     page.reload()  # sent again with the same Idempotency-Key: stored once
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     expect(page.locator(".not-synced")).to_have_count(0)
     expect(page.locator(".total-figure")).to_have_text(["1,250", "360"])
     assert len(entered(server_game(live_server, gid))) == 1
@@ -271,7 +271,7 @@ def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live
     # Re-applied on the game as it is now: it becomes hand 2.
     conflict.get_by_role("button", name="Re-apply on the game as it is now").click()
     expect(page.locator(".not-saved")).to_have_count(0)
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     # Us 330 + 1,250 = 1,580; Them 1,200 + 360 = 1,560.
     expect(page.locator(".total-figure")).to_have_text(["1,580", "1,560"])
     stored = entered(server_game(live_server, created["id"]))
@@ -284,7 +284,7 @@ def test_a_conflicting_hand_can_be_discarded(page, wifi, live_server):
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".not-saved").get_by_role("button", name="Discard it").click()
     expect(page.locator(".not-saved")).to_have_count(0)
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     expect(page.locator(".total-figure")).to_have_text(["330", "1,200"])
     assert len(entered(server_game(live_server, created["id"]))) == 1
 
