@@ -18,9 +18,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 
-from . import document, rights, security, store
+from . import document, rights, security, service, store
 from .forms import NewGameForm
-from .games import game_of_form, starting_rules
 from .rules import RuleError
 
 bp = Blueprint("sync", __name__, url_prefix="/sync")
@@ -63,8 +62,8 @@ def create_game():
         current_app.logger.info("Idempotent replay of game %s started offline", stored.id)
         return _created(stored, 200, replay=True)
     form = NewGameForm(request.form)
-    form.fill_rules(starting_rules(form), only_unset=True)
-    game, leftovers = game_of_form(form)
+    form.fill_rules(service.starting_rules(form), only_unset=True)
+    game, leftovers = service.game_of_form(form)
     if game is None:
         errors = [f"{field.label.text}: {message}" for field in form for message in field.errors] + leftovers
         return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
