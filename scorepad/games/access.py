@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Response, abort
+from flask import abort
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rights, store
 from ..web import load_or_404
@@ -10,13 +11,15 @@ from ..web import load_or_404
 # --- Edit rights (kept on the server by device: rights.py) ------------------------------
 
 
+ONLY_THE_SCOREKEEPER = (
+    "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
+    "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet."
+)
+
+
 def editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
-    return rights.editable_or_403(
-        load_or_404(game_id),
-        "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
-        "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet.",
-    )
+    return rights.editable_or_403(load_or_404(game_id), ONLY_THE_SCOREKEEPER)
 
 
 def correctable(game_id: str) -> store.Stored:
@@ -39,7 +42,7 @@ def hand_position(stored: store.Stored, number: int) -> int:
     return number - 1
 
 
-def no_store(response: Response) -> Response:
+def no_store(response: BaseResponse) -> BaseResponse:
     """A page or answer that carries (or takes) a key: never kept by a browser, a proxy or the service worker."""
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime
 
 from flask import current_app, flash, redirect, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
 from .. import rights, store
@@ -29,7 +30,7 @@ def _ago(moment: datetime) -> str:
 
 
 @bp.get("/games/<game_id>/handover")
-def handover(game_id: str):
+def handover(game_id: str) -> ResponseReturnValue:
     """The link that lets another phone keep score of the game, and every phone that came in through it."""
     stored = access.scorekeepers_only(game_id)
     link = url_for("games.show", game_id=game_id, _external=True, _anchor="key=" + rights.handover_key(stored))
@@ -43,7 +44,7 @@ def handover(game_id: str):
 
 
 @bp.post("/games/<game_id>/handover/revoke")
-def revoke_handover(game_id: str):
+def revoke_handover(game_id: str) -> ResponseReturnValue:
     """Replace the handover link: the old one stops working and every phone that came in through it is read-only."""
     stored = access.scorekeepers_only(game_id)
     count = len(rights.holders(stored.id))
@@ -59,7 +60,7 @@ KEY_IN_LINK = re.compile(r"#key=([A-Za-z0-9_-]+)")
 
 
 @bp.post("/games/<game_id>/claim")
-def claim(game_id: str):
+def claim(game_id: str) -> ResponseReturnValue:
     """Keep score on this phone with the key of the scorekeeper's link: sent by scorepad.js from the link's
     "#key=\u2026", or pasted (the whole link or the key) where there is no JavaScript."""
     stored = load_or_404(game_id)

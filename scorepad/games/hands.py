@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, flash, redirect, render_template, url_for
+from typing import Any
+
+from flask import abort, current_app, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
-from .. import document, rules, store
+from .. import document, rights, rules, service, store
 from ..forms import CARD_GRID, HandForm
 from ..rules import RuleError
-from ..web import render, scoresheet_context
+from ..web import NO_SUCH_GAME, render, scoresheet_context
 from . import access, bp, undo
 
 # --- Hand entry -----------------------------------------------------------------------------
@@ -17,23 +20,24 @@ from . import access, bp, undo
 def _totals_before(stored: store.Stored, position: int) -> tuple[int, ...]:
     hands = stored.score.hands
     if position == 0:
-        return (0,) * len(stored.game.table.sides)
+        return (0,) * len(stored.table.sides)
     return tuple(s.cumulative for s in hands[position - 1].sides)
 
 
-def _hand_form(stored: store.Stored, position: int, formdata=None) -> HandForm:
+def _hand_form(stored: store.Stored, position: int, formdata: Any = None) -> HandForm:
     entries = None
     if formdata is None and position < len(stored.game.hands):
         entries = document.hand_json(stored.game.hands[position])["sides"]
     return HandForm(formdata, stored.game.rules, stored.game.table, position, entries)
 
 
-def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, rules.HandScore] | None:
-    """Check the form as hand `position` (new or replacing): the hand and its figures, or None with the
-    problems attached to the form."""
+def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, dict] | None:
+    """Check the form as hand `position` (new or replacing), reading it once: the hand and the JSON it was read
+    from, or None with the problems attached to the form."""
     if not form.validate():
         return None
-    if form.is_blank():
+    data = form.hand_json()
+    if form.is_blank(data):
         if request.htmx and not request.htmx.boosted:
             return None  # a form just opened: nothing to say yet
         form.errors.append(
@@ -41,12 +45,11 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
             "3s, canastas and Count, or tap Cancel."
         )
         return None
-    data = form.hand_json()
     try:
-        if position < len(stored.game.hands):
-            hand = store.check_replaced_hand(stored, position, data)
+        if position < stored.hand_count:
+            hand = service.check_corrected_hand(stored, position, data)
         else:
-            hand = store.check_new_hand(stored, data)
+            hand = service.check_next_hand(stored, data)
     except RuleError as error:
         form.add_problems(error.problems)
         return None
@@ -55,9 +58,7 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
         return None
     if form.ask_what_the_count_cannot_tell(hand):
         return None
-    return hand, rules.score_hand(
-        stored.game.rules, stored.game.table, hand, position, _totals_before(stored, position), check=False
-    )  # checked just above
+    return hand, data
 
 
 def _hand_page(
@@ -67,7 +68,7 @@ def _hand_page(
     status: int = 200,
     preview: rules.HandScore | None = None,
     block: str | None = None,
-) -> Response:
+) -> ResponseReturnValue:
     editing = position < len(stored.game.hands)
     if editing:
         action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
@@ -100,13 +101,13 @@ def _hand_page(
 
 
 @bp.get("/games/<game_id>/hands/new")
-def new_hand(game_id: str):
+def new_hand(game_id: str) -> ResponseReturnValue:
     """The hand form for the next hand."""
     stored = access.editable(game_id)
     if stored.score.finished:
         flash("This game is over: no more hands can be added.", "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
-    position = len(stored.game.hands)
+    position = stored.hand_count
     return _hand_page(stored, _hand_form(stored, position), position)
 
 
@@ -117,10 +118,12 @@ def _saving_key(editing: bool) -> str | None:
     return None if editing or not key or store.idempotency_key_problem(key) else key
 
 
-def _save(stored: store.Stored, position: int) -> Response:
-    editing = position < len(stored.game.hands)
+def _save(stored: store.Stored, position: int, held: store.Held | None = None) -> ResponseReturnValue:
+    """Save the hand form as hand `position`: the next hand (`held`: the game as read for it, with the answer
+    remembered for its key) or a correction. The hand is read, checked, scored and written once."""
+    editing = position < stored.hand_count
     key = _saving_key(editing)
-    if key and store.remembered_answer(stored, key) is not None:  # its copy from the phone's queue came first
+    if key and held is not None and held.remembered is not None:  # its copy from the phone's queue came first
         flash(f"Hand {stored.hand_count} saved.", "success")
         return redirect(url_for("games.show", game_id=stored.id), 303)
     sent_version = request.form.get("version", type=int)
@@ -136,19 +139,21 @@ def _save(stored: store.Stored, position: int) -> Response:
             "Refused hand %d of game %s: %s", position + 1, stored.id, "; ".join(form.page_errors())
         )
         return _hand_page(stored, form, position, 422)
-    previous = stored.game.hands[position] if editing else None
+    hand, data = checked
+    previous = stored.hand_entries[position] if editing else None
     before = stored.score.totals
     try:
-        if key:  # the key kept with the hand, in the same commit
-            saved = store.add_hand_once(stored, document.hand_json(checked[0]), key).stored
-        else:
-            saved = store.save_checked_hand(stored, position, checked[0])
+        if editing:
+            saved = service.save_hand(stored, position, hand)
+        else:  # the key, if any, kept with the hand in the same commit
+            saved = service.add_hand(held or stored, data, key, follow=False, hand=hand).stored
     except store.EditConflict:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
     except RuleError as error:  # its copy, changed on this phone, reached the server first under the same key
         form.errors.extend(p.message for p in error.problems)
         return _hand_page(store.load_game(stored.id), form, position, 409)
-    undo.offer_undo(saved, "edit" if editing else "add", position, previous, checked[0], (before, saved.score.totals))
+    after = saved.hand_entries[position]  # the hand as written
+    undo.offer_undo(saved, "edit" if editing else "add", position, previous, after, (before, saved.score.totals))
     flash(f"Hand {position + 1} saved.", "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
     return redirect(url_for("games.show", game_id=stored.id), 303)
@@ -162,7 +167,7 @@ def _same_as_stored(stored: store.Stored, position: int) -> bool:
     )
 
 
-def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> Response:
+def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> ResponseReturnValue:
     """The game changed on another phone (or this hand was sent twice) since the form was opened.
 
     Nothing is overwritten: the form comes back with the entries as typed, for the game as it is now.
@@ -215,30 +220,40 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
 
 
 @bp.post("/games/<game_id>/hands")
-def create_hand(game_id: str):
-    """Save the next hand, or show the form again with every problem beside its field."""
-    stored = access.editable(game_id)
-    return _save(stored, len(stored.game.hands))
+def create_hand(game_id: str) -> ResponseReturnValue:
+    """Save the next hand, or show the form again with every problem beside its field. The game is read once, with
+    this phone's right to it and the answer remembered for the Save's key (service.game_to_change)."""
+    key = _saving_key(False)
+    try:
+        held = service.game_to_change(game_id, rights.device_hash(create=False) or "", key)
+    except store.GameNotFound:
+        abort(404, NO_SUCH_GAME)
+    if held.right is None:
+        abort(403, access.ONLY_THE_SCOREKEEPER)
+    return _save(held.stored, held.stored.hand_count, held)
 
 
-def _preview(stored: store.Stored, position: int) -> Response:
+def _preview(stored: store.Stored, position: int) -> ResponseReturnValue:
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
-    preview = checked[1] if checked else None
+    preview = None
+    if checked is not None:
+        before = _totals_before(stored, position)
+        preview = rules.score_hand(stored.game_rules, stored.table, checked[0], position, before, check=False)
     # htmx: always 200, the problems travel in the fragment; without JavaScript a refused hand is a 422 page.
     status = 200 if preview is not None or request.htmx else 422
     return _hand_page(stored, form, position, status, preview=preview, block="preview")
 
 
 @bp.post("/games/<game_id>/hands/preview")
-def preview_new(game_id: str):
+def preview_new(game_id: str) -> ResponseReturnValue:
     """The figures of the hand being entered, and its problems, without saving."""
     stored = access.editable(game_id)
     return _preview(stored, len(stored.game.hands))
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/preview")
-def preview_edit(game_id: str, number: int):
+def preview_edit(game_id: str, number: int) -> ResponseReturnValue:
     """The figures of a past hand being corrected, without saving."""
     stored = access.correctable(game_id)
     if not 1 <= number <= len(stored.game.hands):  # deleted while the form was open
@@ -253,7 +268,7 @@ def preview_edit(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/hands/<int:number>/edit")
-def edit_hand(game_id: str, number: int):
+def edit_hand(game_id: str, number: int) -> ResponseReturnValue:
     """The hand form, pre-filled with hand `number` as stored."""
     stored = access.correctable(game_id)
     position = access.hand_position(stored, number)
@@ -261,7 +276,7 @@ def edit_hand(game_id: str, number: int):
 
 
 @bp.post("/games/<game_id>/hands/<int:number>")
-def update_hand(game_id: str, number: int):
+def update_hand(game_id: str, number: int) -> ResponseReturnValue:
     """Save a corrected hand; the figures after it follow."""
     stored = access.correctable(game_id)
     sent_version = request.form.get("version", type=int)
@@ -271,7 +286,7 @@ def update_hand(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/hands/<int:number>/delete")
-def confirm_delete(game_id: str, number: int):
+def confirm_delete(game_id: str, number: int) -> ResponseReturnValue:
     """Ask before deleting a hand, saying what it removes and what follows from it."""
     stored = access.correctable(game_id)
     position = access.hand_position(stored, number)
@@ -287,7 +302,7 @@ def confirm_delete(game_id: str, number: int):
 
 
 @bp.post("/games/<game_id>/hands/<int:number>/delete")
-def delete_hand(game_id: str, number: int):
+def delete_hand(game_id: str, number: int) -> ResponseReturnValue:
     """Delete a hand; the hands after it move up one, and every figure after it is worked out again."""
     stored = access.correctable(game_id)
     position = access.hand_position(stored, number)

@@ -50,7 +50,7 @@ def settlement(stored: store.Stored) -> dict | None:
             {
                 "payer": game.table.sides[payer].name,
                 "payee": game.table.sides[payee].name,
-                "amount": _amount(abs(debt.amount)),
+                "amount": _amount(Decimal(-debt.amount if debt.amount < 0 else debt.amount)),
                 "working": working,
             }
         )

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from flask import Response, abort, current_app, flash, redirect, session, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
-from .. import delivery, rights, store
+from .. import delivery, rights, service, store
 from ..web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
 from . import access, bp, settle
-from .undo import offer_for_page
+from .undo import offer_for_page, offer_waiting
 
 # --- The scoresheet -----------------------------------------------------------------------
 
 
 @bp.get("/games/<game_id>")
-def show(game_id: str):
+def show(game_id: str) -> ResponseReturnValue:
     """The scoresheet: totals, Minimum Counts and next dealer on top, a row per hand below."""
-    seen = rights.glance(game_id)  # the revision and this phone's right: the game is loaded only to make the page
+    whole = _read_whole(game_id) if offer_waiting(game_id) else None
+    # The revision and this phone's right: the game is loaded only to make the page (unless read whole already).
+    seen = rights.glance(game_id) if whole is None else whole[0]
     if seen is None:
         abort(404, NO_SUCH_GAME)
     if request.args.get("key") is not None:
@@ -48,7 +51,7 @@ def show(game_id: str):
 
     def make() -> Response:
         store.reading_only()  # the one write before (the right's "last used") was a single statement, committed
-        stored = load_or_404(game_id)
+        stored = load_or_404(game_id) if whole is None else whole[1]
         return render(
             "games/show.html",
             "scoresheet",
@@ -64,6 +67,18 @@ def show(game_id: str):
 
     response = delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
     return access.no_store(response) if undo else response
+
+
+def _read_whole(game_id: str) -> tuple[rights.Glance, store.Stored] | None:
+    """The page that follows a change (its Undo waits for it) is never kept: the game is read whole at once, with this
+    phone's right to it, in one statement, rather than glanced at and then loaded. None if there is no such game."""
+    store.reading_only()
+    try:
+        held = service.game_with_right(game_id, rights.device_hash(create=False) or "")
+    except store.GameNotFound:
+        return None
+    record = held.stored.record
+    return rights.Glance(game_id, record.version, record.restored_from, held.right, held.right_used_at), held.stored
 
 
 def _original(original_id: str | None) -> dict | None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from flask import Response, flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import document, rights, rules, rulesets, service, store
 from ..forms import SUMMARY, NewGameForm, attach_problems, choices
+from ..models import RuleSet
 from ..rules import RuleError
 from ..security import restored_games
 from ..web import render
@@ -21,7 +25,7 @@ RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for 
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     """Start a game, or carry on with the games kept on this phone."""
     return _home_page()
 
@@ -43,14 +47,11 @@ def _home_page(import_errors: list[str] | None = None, status: int = 200) -> tup
     ), status
 
 
-def start(game: document.Game, offline_key: str | None = None) -> Response:
+def start(game: document.Game, offline_key: str | None = None) -> BaseResponse:
     """Store a new game, keep its edit rights on this phone, and open its scoresheet. `offline_key`: the key
     the page drew in case the answer never came (offline.js starts the game on the phone, then sends it
     with this key: sync.create_game then finds this game, never makes a second)."""
-    stored, _token = store.create_game(game)
-    if offline_key and not store.idempotency_key_problem(offline_key):
-        store.remember_start(stored.id, rights.device_hash(), offline_key)
-    rights.grant(stored, rights.CREATED)
+    stored = service.start_game(game, service.this_device(), rights.CREATED, offline_key)
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
 
@@ -73,7 +74,7 @@ def _new_game_page(
     errors: list[str] | None = None,
     replace_question: str | None = None,
     other_choice: str | None = None,
-) -> Response:
+) -> ResponseReturnValue:
     """The new-game page (or the part htmx asked for). `replace_question`: the name of a saved set the table
     is asked to replace; `other_choice`: the choice beside the one just made ("preset" or "rule_set") that
     htmx must bring up to date too."""
@@ -121,7 +122,7 @@ def _offline_rules(form: NewGameForm) -> dict:
     }
 
 
-def _start_from(form: NewGameForm, chosen=None) -> None:
+def _start_from(form: NewGameForm, chosen: RuleSet | None = None) -> None:
     """Fill every table rule from a saved set, or (none chosen) from the chosen preset."""
     if chosen is not None:
         form.apply_rule_set(rulesets.rules_of(chosen))
@@ -132,7 +133,7 @@ def _start_from(form: NewGameForm, chosen=None) -> None:
 
 
 @bp.get("/games/new")
-def new_game():
+def new_game() -> ResponseReturnValue:
     """The new-game form, pre-filled from the chosen preset or a set of rules saved on this phone (htmx
     re-renders one part when a choice changes).
 
@@ -149,7 +150,7 @@ def new_game():
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     """Start the game described by the form, and keep its edit rights on this phone (or save its rules)."""
     form = NewGameForm(request.form)
     action = request.form.get("action")
@@ -178,7 +179,7 @@ def create_game():
     return start(game, request.form.get("offline_key"))
 
 
-def _save_rules(form: NewGameForm, replace: bool) -> Response:
+def _save_rules(form: NewGameForm, replace: bool) -> ResponseReturnValue:
     """Save the form's table rules on this phone under the name typed (asking before replacing a set of that
     name), then show the page again starting from them, with everything typed kept."""
     if not form.validate():
@@ -191,7 +192,7 @@ def _save_rules(form: NewGameForm, replace: bool) -> Response:
     # Only the name the question was about may be replaced: a name changed since is asked about afresh.
     confirmed = replace and rulesets.same_name(request.form.get("replace_name", ""), name)
     try:
-        ruleset, replaced = rulesets.save(rights.device_hash(), name, game_rules, replace=confirmed)
+        ruleset, replaced = rulesets.save(service.this_device(), name, game_rules, replace=confirmed)
     except rulesets.NameTaken as taken:
         question = (
             f"This phone already has rules called \u201c{taken.existing.name}\u201d: replace them, or type another "
@@ -231,7 +232,7 @@ def _restore(game: document.Game, data: dict) -> store.Stored:
 
 
 @bp.post("/games/import")
-def import_game():
+def import_game() -> ResponseReturnValue:
     """Restore a game from an exported JSON file (from another phone, or a backup), or every game of a file of
     all a phone's games; this phone keeps their score."""
     request.max_content_length = RESTORE_MOST_BYTES
@@ -257,11 +258,11 @@ def import_game():
     return _home_page(errors, 422)
 
 
-def _game_named(data, n: int) -> str:
+def _game_named(data: Any, n: int) -> str:
     """A game of a file as the scorekeeper knows it: "game 3 (Us v Them)", or "game 3" if it names no sides."""
     sides = data.get("sides") if isinstance(data, dict) else None
-    names = [side.get("name") for side in sides if isinstance(side, dict)] if isinstance(sides, list) else []
-    names = [name for name in names if isinstance(name, str) and name.strip()]
+    given = [side.get("name") for side in sides if isinstance(side, dict)] if isinstance(sides, list) else []
+    names = [name for name in given if isinstance(name, str) and name.strip()]
     return f"game {n} ({' v '.join(names)[:80]})" if names else f"game {n}"
 
 
@@ -270,10 +271,10 @@ def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
     them) on this phone: how many were kept, and what was wrong with each one refused."""
     if not data.get("rule_sets"):
         return 0, []
-    return rulesets.import_sets(rights.device_hash(), data["rule_sets"])
+    return rulesets.import_sets(service.this_device(), data["rule_sets"])
 
 
-def _restore_every_game(data: dict) -> Response | tuple[str, int]:
+def _restore_every_game(data: dict) -> ResponseReturnValue:
     """Restore each game of a file of every game, each checked on its own: the good ones are restored, each bad
     one is named with what is wrong. A game already on this phone (the original, or a copy restored before) is
     left as it is, so restoring the same file twice gives no second copies. Every good game is checked first,

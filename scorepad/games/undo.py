@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import secrets
 import time
+from typing import Any
 
-from flask import Response, abort, flash, redirect, session, url_for
+from flask import abort, flash, redirect, session, url_for
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
-from .. import document, rights, rules, store
+from .. import document, rights, rules, service, store
 from ..rules import RuleError
 from ..web import load_or_404
 from . import access, bp, start
@@ -39,8 +41,8 @@ def offer_undo(
     saved: store.Stored,
     kind: str,
     position: int,
-    before: rules.Hand | dict | None,
-    after: rules.Hand | dict | None,
+    before: rules.Hand | list[dict] | None,
+    after: rules.Hand | list[dict] | None,
     totals: tuple | list,
     redo: bool = False,
     follows: str | None = None,
@@ -50,7 +52,7 @@ def offer_undo(
     where there was no hand), and the game's totals before and after it. `follows`: the token of the offer
     this one follows (an Undo or Redo just done)."""
 
-    def sides(hand):
+    def sides(hand: rules.Hand | list[dict] | None) -> list[dict] | None:
         return document.hand_json(hand)["sides"] if isinstance(hand, rules.Hand) else hand
 
     session["undo"] = {
@@ -74,6 +76,12 @@ def offer_of(game_id: str) -> dict | None:
     """This phone's offer, if it is for this game (and of this kind: one kept by an older Scorepad is ignored)."""
     offer = session.get("undo")
     return offer if isinstance(offer, dict) and offer.get("game") == game_id and "totals" in offer else None
+
+
+def offer_waiting(game_id: str) -> bool:
+    """Whether this phone has an offer for this game waiting for its page (the scoresheet right after a change)."""
+    offer = offer_of(game_id)
+    return offer is not None and offer.get("token") is None and offer.get("gone") is None
 
 
 def offer_for_page(game_id: str, version: int) -> dict | None:
@@ -109,7 +117,7 @@ def offer_again(offer: dict) -> None:
     session["undo"] = {**offer, "token": None, "gone": None}
 
 
-def _target(offer: dict) -> tuple[str, dict | None]:
+def _target(offer: dict) -> tuple[str, list[dict] | None]:
     """What taking up the offer does at its hand's place: "remove" it, "put" a hand in its place, or "insert"
     one there; and that hand."""
     kind, redo = offer["kind"], offer["redo"]
@@ -133,7 +141,7 @@ def _reached(stored: store.Stored, offer: dict) -> bool:
     return action == "remove" or (position < count and document.hand_json(hands[position])["sides"] == hand)
 
 
-def _turned(offer: dict) -> tuple:
+def _turned(offer: dict) -> tuple[str, int, Any, Any, Any, bool]:
     """The arguments of `_offer_undo` for the offer that follows this one taken up: Redo after Undo, and back."""
     return offer["kind"], offer["position"], offer["before"], offer["after"], offer["totals"], not offer["redo"]
 
@@ -141,22 +149,16 @@ def _turned(offer: dict) -> tuple:
 def _take_up(stored: store.Stored, offer: dict) -> store.Stored:
     """Undo (or Redo) the offer's change."""
     action, hand = _target(offer)
-    position = offer["position"]
-    if action == "remove":
-        return store.delete_hand(stored, position)
-    parsed = document.hand_from_json({"sides": hand})
-    if action == "put" or position == stored.hand_count:
-        return store.save_checked_hand(stored, position, parsed)
-    return store.insert_hand(stored, position, parsed)
+    return service.put_back(stored, action, offer["position"], hand)
 
 
-def _refuse_undo(game_id: str, words: str) -> Response:
+def _refuse_undo(game_id: str, words: str) -> ResponseReturnValue:
     flash(words + " Nothing was changed: edit or delete the hand instead, if it needs it.", "error")
     return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 @bp.post("/games/<game_id>/undo")
-def undo(game_id: str):
+def undo(game_id: str) -> ResponseReturnValue:
     """Undo (or Redo) the change the page that followed it offered, if the game has not moved on since."""
     stored = access.correctable(game_id)
     offer = offer_of(game_id)
@@ -197,7 +199,7 @@ def undo(game_id: str):
 
 
 @bp.post("/games/<game_id>/rematch")
-def rematch(game_id: str):
+def rematch(game_id: str) -> ResponseReturnValue:
     """Start the next game at once: the same sides, seats and rules, dealt first by the seat after the last dealer."""
     stored = load_or_404(game_id)
     if not rights.can_edit(stored):
@@ -225,18 +227,9 @@ def rematch(game_id: str):
             rights.grant(rematch_game, rights.CREATED if rights.is_scorekeeper(stored) else rights.LINK)
             flash("The rematch had started already on another phone: this phone keeps score of it too.", "success")
             return redirect(url_for("games.show", game_id=rematch_game.id), 303)
-    table = stored.game.table
     # A new game, so it is checked as new input: the stored rules in full, the same seats, the next dealer.
-    data = {
-        "format": document.FORMAT,
-        "version": document.VERSION,
-        "rules": document.rules_json(stored.game.rules),
-        "sides": document.table_json(table)["sides"],
-        "first_dealer": stored.score.next_dealer,
-        "hands": [],
-    }
     try:
-        game = document.parse_document(data)
+        game = service.rematch_game(stored)
     except RuleError as error:
         abort(
             409,
