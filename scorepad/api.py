@@ -206,7 +206,7 @@ def replace_hand(game_id: str, n: int) -> ResponseReturnValue:
     stored = _editable(game_id)
     _check_if_match(stored)
     _hand_number(stored, n)
-    changed = store.replace_hand(stored, n, _json_body())
+    changed = service.correct_hand(stored, n, _json_body())
     return _with_etag(jsonify(changed.document()), changed)
 
 
@@ -216,5 +216,5 @@ def delete_hand(game_id: str, n: int) -> ResponseReturnValue:
     stored = _editable(game_id)
     _check_if_match(stored)
     _hand_number(stored, n)
-    changed = store.delete_hand(stored, n)
+    changed = service.delete_hand(stored, n)
     return _with_etag(jsonify(changed.document()), changed)

@@ -25,10 +25,8 @@ def _totals_before(stored: store.Stored, position: int) -> tuple[int, ...]:
 
 
 def _hand_form(stored: store.Stored, position: int, formdata: Any = None) -> HandForm:
-    entries = None
-    if formdata is None and position < len(stored.game.hands):
-        entries = document.hand_json(stored.game.hands[position])["sides"]
-    return HandForm(formdata, stored.game.rules, stored.game.table, position, entries)
+    entries = stored.hand_entries[position] if formdata is None and position < stored.hand_count else None
+    return HandForm(formdata, stored.game_rules, stored.table, position, entries)
 
 
 def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, dict] | None:
@@ -309,7 +307,7 @@ def delete_hand(game_id: str, number: int) -> ResponseReturnValue:
     deleted = stored.game.hands[position]
     before = stored.score.totals
     try:
-        saved = store.delete_hand(stored, position)
+        saved = service.delete_hand(stored, position)
     except RuleError as error:
         flash(" ".join(p.message for p in error.problems), "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
