@@ -67,6 +67,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(root / "static"),
     )
     os.makedirs(app.instance_path, exist_ok=True)
+    configure(app, test_config)
+    _register(app, root)
+    if app.config["AUTO_CREATE_SCHEMA"]:
+        with app.app_context():
+            ensure_schema()
+    return app
+
+
+def configure(app: Flask, test_config: dict | None = None) -> None:
+    """The app's settings: the defaults, then FLASK_* from the environment, then the tests' own."""
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         # No pool_pre_ping (a round trip on every request): a connection idle for a while is checked instead
@@ -89,7 +99,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
-    from . import api, errors, games, history, pwa, rulesets, share, sync, web
+
+def _register(app: Flask, root: Path) -> None:
+    """The extensions and blueprints, then what wraps them: compression and static files, security last."""
+    from . import api, delivery, errors, games, history, pwa, rulesets, security, share, sync, web
     from .extensions import htmx, migrate
     from .models import db
 
@@ -98,38 +111,24 @@ def create_app(test_config: dict | None = None) -> Flask:
     web.init_app(app)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(share.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pwa.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(sync.bp)
-    app.register_blueprint(rulesets.bp)
+    for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):
+        app.register_blueprint(blueprint)
 
-    app.json.sort_keys = False  # keep the document in the order docs/api.md gives
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the document in the order docs/api.md gives
 
     # Static files are addressed with a hash of their content, so phones may cache them for good
     # and a new deploy can never pair new pages with an old stylesheet.
-    app.config["STATIC_VERSIONS"] = static_versions(Path(app.static_folder))
-    from . import delivery
-
+    app.config["STATIC_VERSIONS"] = static_versions(root / "static")
     delivery.init_app(app)  # static/ pre-compressed and immutable (WhiteNoise); pages and JSON compressed
-    from . import security
-
     security.init_app(app)  # last: headers on every answer, Secure cookies over https, rate limits (ASVS level 1)
 
     @app.url_defaults
-    def version_static_urls(endpoint, values):
+    def version_static_urls(endpoint: str, values: dict) -> None:
         """Add ?v=<content hash> to every url_for('static', ...)."""
         if endpoint == "static" and "filename" in values:
             version = app.config["STATIC_VERSIONS"].get(values["filename"])
             if version:
                 values["v"] = version
-
-    if app.config["AUTO_CREATE_SCHEMA"]:
-        with app.app_context():
-            ensure_schema()
-    return app
 
 
 def ensure_schema() -> None:

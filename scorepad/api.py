@@ -7,8 +7,9 @@ import hashlib
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
-from . import delivery, document, store
+from . import delivery, document, service, store
 from .errors import error_json
 from .rules import RuleError
 
@@ -16,7 +17,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.before_request
-def require_json_body():
+def require_json_body() -> ResponseReturnValue:
     """A body sent to the API is JSON, declared so (415 otherwise): a page of another site can post a form as
     text/plain without asking, but not as application/json."""
     if request.method in ("POST", "PUT", "PATCH") and request.mimetype != "application/json":
@@ -28,7 +29,7 @@ def require_json_body():
 
 
 @bp.errorhandler(RuleError)
-def rule_error(error: RuleError):
+def rule_error(error: RuleError) -> ResponseReturnValue:
     """A document or hand the rules refuse: 422 with every problem and its field."""
     current_app.logger.info(
         "Refused %s %s: %s",
@@ -40,25 +41,25 @@ def rule_error(error: RuleError):
 
 
 @bp.errorhandler(document.FormatError)
-def format_error(error: document.FormatError):
+def format_error(error: document.FormatError) -> ResponseReturnValue:
     """Not a game document this version reads: 400."""
     return error_json(400, str(error))
 
 
 @bp.errorhandler(store.GameNotFound)
-def not_found(error):
+def not_found(error) -> ResponseReturnValue:
     """An unknown game: 404."""
     return error_json(404, "There is no game with that id.")
 
 
 @bp.errorhandler(store.GameFinished)
-def finished(error):
+def finished(error) -> ResponseReturnValue:
     """A hand sent to a finished game: 409."""
     return error_json(409, "This game is over: no more hands can be added.")
 
 
 @bp.errorhandler(store.EditConflict)
-def conflict(error):
+def conflict(error) -> ResponseReturnValue:
     """Someone else changed the game at the same moment: 409, try again."""
     current_app.logger.info("Edit conflict on %s %s", request.method, request.path)
     if request.if_match:  # the game changed between the check of If-Match and the write
@@ -71,7 +72,7 @@ class StaleRevision(Exception):
 
 
 @bp.errorhandler(StaleRevision)
-def stale_revision(error):
+def stale_revision(error) -> ResponseReturnValue:
     """A PUT or DELETE for an older revision of the game: 412, nothing changed."""
     current_app.logger.info("Stale If-Match on %s %s", request.method, request.path)
     return error_json(
@@ -107,7 +108,7 @@ def _openapi() -> tuple[bytes, str]:
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
     """The OpenAPI 3.1 document of this API: kept an hour, then asked again with its ETag (304 if unchanged)."""
     body, tag = _openapi()
     response = current_app.response_class(body, mimetype="application/json")
@@ -135,15 +136,20 @@ def links(game_id: str, token: str) -> dict:
 def _editable(game_id: str) -> store.Stored:
     """The game, if the request carries its edit token (404 before 403: no token reveals a game)."""
     stored = store.load_game(game_id)
+    _require_token(stored)
+    return stored
+
+
+def _require_token(stored: store.Stored) -> None:
+    """403 unless the request carries the game's edit token."""
     header = request.headers.get("Authorization", "")
     token = header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     if not store.token_matches(stored, token):
         abort(403, "This call needs the game's edit token: Authorization: Bearer <edit_token>.")
-    return stored
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     """Create a game from a document (hands may be empty); 201 with the edit token and links."""
     game = document.parse_document(_json_body())
     stored, token = store.create_game(game)
@@ -155,7 +161,7 @@ def create_game():
 
 
 @bp.get("/games/<game_id>")
-def get_game(game_id: str):
+def get_game(game_id: str) -> ResponseReturnValue:
     """The game document with every output; its ETag is the game's revision (docs/api.md)."""
     revision = store.game_revision(game_id)
     seen = delivery.revision_match(revision) if revision is not None else None
@@ -169,15 +175,17 @@ def get_game(game_id: str):
 
 
 @bp.post("/games/<game_id>/hands")
-def add_hand(game_id: str):
+def add_hand(game_id: str) -> ResponseReturnValue:
     """Add the next hand: stored after whatever was stored before it, even at the same moment (docs/api.md). With
     an Idempotency-Key a repeated call stores nothing and answers with the game as it is now."""
-    stored = _editable(game_id)
-    key = request.headers.get("Idempotency-Key")
+    key = request.headers.get("Idempotency-Key") or None
     problem = store.idempotency_key_problem(key) if key else None
+    # One read: the game, its hands and the key's answer (the save then writes once: service.add_hand).
+    held = store.read_for_change(game_id, key=None if problem else key)
+    _require_token(held.stored)
     if problem:
         abort(400, problem)
-    appended = store.append_hand(stored, _json_body(), key or None)
+    appended = service.add_hand(held, _json_body(), key)
     response = jsonify(appended.body)
     response.set_etag(str(appended.body["revision"]))
     if appended.replayed:
@@ -193,20 +201,20 @@ def _hand_number(stored: store.Stored, n: int) -> int:
 
 
 @bp.put("/games/<game_id>/hands/<int:n>")
-def replace_hand(game_id: str, n: int):
+def replace_hand(game_id: str, n: int) -> ResponseReturnValue:
     """Replace hand n (0-based); later results are recomputed."""
     stored = _editable(game_id)
     _check_if_match(stored)
     _hand_number(stored, n)
-    changed = store.replace_hand(stored, n, _json_body())
+    changed = service.correct_hand(stored, n, _json_body())
     return _with_etag(jsonify(changed.document()), changed)
 
 
 @bp.delete("/games/<game_id>/hands/<int:n>")
-def delete_hand(game_id: str, n: int):
+def delete_hand(game_id: str, n: int) -> ResponseReturnValue:
     """Remove hand n (0-based); later results are recomputed."""
     stored = _editable(game_id)
     _check_if_match(stored)
     _hand_number(stored, n)
-    changed = store.delete_hand(stored, n)
+    changed = service.delete_hand(stored, n)
     return _with_etag(jsonify(changed.document()), changed)

@@ -385,15 +385,17 @@ class HandForm:
             return False
         return self.rules.has(name)
 
-    def is_blank(self) -> bool:
-        """Whether nothing at all was entered for any side (a tap on Save too early)."""
+    def is_blank(self, hand: dict | None = None) -> bool:
+        """Whether nothing at all was entered for any side (a tap on Save too early). `hand`: the form's hand_json,
+        if it was read already."""
 
         def blank(entry: dict) -> bool:
             cards = entry.get("cards", {})
             rest = {k: v for k, v in entry.items() if k not in ("count", "cards")}
             return not rest and not entry.get("count") and not any(cards.get(w) for w in ("melded", "in_hand"))
 
-        return not self.perfect_cut.data and all(blank(side.entry_json()) for side in self.sides)
+        entries = (hand or self.hand_json())["sides"]
+        return not self.perfect_cut.data and all(blank(entry) for entry in entries)
 
     def page_errors(self) -> list[str]:
         """What the top of a refused form says: the problems with the whole hand, or which entries to fix."""

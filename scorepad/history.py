@@ -149,7 +149,7 @@ def statistics() -> ResponseReturnValue:
 
 def saved_rule_sets() -> list[dict]:
     """The rule sets saved on this device, for the file of all games (docs/api.md, "rule_sets"); restoring the
-    file hands them to games.restore_rule_sets."""
+    file hands them to games.start.restore_rule_sets."""
     return rulesets.export_json(rights.device_hash(create=False))
 
 

@@ -5,23 +5,23 @@ Each function checks with the rules first and saves only what they accept.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam
+from sqlalchemy import JSON, bindparam, func, type_coerce
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import document, rules
@@ -50,12 +50,20 @@ FIGURES_FORMAT = 2  # 2: a 3 drawn last is its own value (older cla games charge
 class Stored:
     """A game as stored, with the rules' view of it (built when first asked for) and its figures."""
 
-    def __init__(self, record: GameRecord, game: Game | None = None, score: rules.GameScore | None = None):
+    def __init__(
+        self,
+        record: GameRecord,
+        game: Game | None = None,
+        score: rules.GameScore | None = None,
+        entries: list[list[dict]] | None = None,
+    ):
         self.record = record
         if game is not None:
             self.__dict__["game"] = game
         if score is not None:
             self.__dict__["score"] = score
+        if entries is not None:
+            self.__dict__["hand_entries"] = entries
 
     @property
     def id(self) -> str:
@@ -64,8 +72,17 @@ class Stored:
 
     @cached_property
     def game(self) -> Game:
-        """The rules' view of the stored game (its hands read and parsed: a list of games needs only what follows)."""
-        return _as_game(self.record, self.game_rules, self.table)
+        """The rules' view of the stored game (its hands parsed: a list of games needs only what follows).
+
+        Stored data is trusted: it was checked when it came in, so it is not run through the checks new input gets,
+        and a stricter check or a value taken out of the catalogue since never locks anyone out of an old game."""
+        hands = tuple(document.hand_from_json({"sides": sides}) for sides in self.hand_entries)
+        return Game(rules=self.game_rules, table=self.table, hands=hands)
+
+    @cached_property
+    def hand_entries(self) -> list[list[dict]]:
+        """Each hand's side entries as stored (JSON): read with the game (_read), else from its hands' rows."""
+        return [hand.sides for hand in self.record.hands]
 
     @cached_property
     def game_rules(self) -> rules.Rules:
@@ -88,7 +105,8 @@ class Stored:
         Stored hands were checked when saved: they are scored as they are, so a check added later never
         locks anyone out of an old game."""
         kept = _kept_figures(self.record)
-        hands = self.record.__dict__.get("hands")  # read already (not by _read: a list's loader), or None
+        # The hands, if read already (with the game, or by a list's loader), must be the figures' hands.
+        hands = self.__dict__.get("hand_entries", self.record.__dict__.get("hands"))
         if kept is not None and (hands is None or len(hands) == len(kept.hands)):
             return kept
         score = rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
@@ -103,7 +121,7 @@ class Stored:
         """The game document with every output."""
         record = self.record
         # The entries as stored (each one checked when it came in): no hand parsed into the rules' types.
-        game, entries = Game(rules=self.game_rules, table=self.table, hands=()), [h.sides for h in record.hands]
+        game, entries = Game(rules=self.game_rules, table=self.table, hands=()), self.hand_entries
         return document.game_document(
             game,
             record.id,
@@ -164,19 +182,6 @@ def _table(record: GameRecord) -> rules.Table:
         sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
         first_dealer=record.first_dealer,
     )
-
-
-def _as_game(record: GameRecord, game_rules: rules.Rules | None = None, table: rules.Table | None = None) -> Game:
-    """The rules' view of a stored game, built as it was stored.
-
-    Stored data is trusted: it was checked when it came in. It is not run through the checks that
-    new input gets, so a stricter check or a value taken out of the catalogue since then never
-    locks anyone out of an old game (docs/architecture.md).
-    """
-    game_rules = game_rules or rules.rules_from_json(record.rules)
-    table = table or _table(record)
-    hands = tuple(document.hand_from_json({"sides": h.sides}) for h in record.hands)
-    return Game(rules=game_rules, table=table, hands=hands)
 
 
 # Room codes are read aloud across a table: no 0/O, 1/I/L, 2/Z, 5/S, 8/B to mistake for each other.
@@ -281,37 +286,119 @@ def load_game(game_id: str) -> Stored:
     return _read(game_id)
 
 
-_GAME = db.select(GameRecord).options(undefer_group("made")).where(GameRecord.id == bindparam("game_id"))
-# The hands with the revision and time of the game they belong to, in one statement: one moment of the game
-# (a game with no hand still gives its row, with no hand in it).
-_HANDS = (
-    db.select(GameRecord.version, GameRecord.updated_at, HandRecord)
-    .select_from(GameRecord)
-    .outerjoin(HandRecord, HandRecord.game_id == GameRecord.id)
-    .where(GameRecord.id == bindparam("game_id"))
-    .order_by(HandRecord.position)
-)
+def _hands_column(dialect: str) -> Any:
+    """The game's hands as one JSON array of [position, side entries] (in no set order): a column of the game's own
+    row, so the game and its hands are read by one statement, one moment of the game."""
+    hands = HandRecord.__table__
+    if dialect == "postgresql":
+        each = func.json_agg(func.json_build_array(hands.c.position, hands.c.sides))
+    else:
+        each = func.json_group_array(func.json_array(hands.c.position, func.json(hands.c.sides)))
+    inner = db.select(each).where(hands.c.game_id == GameRecord.id).scalar_subquery()
+    return type_coerce(inner, JSON).label("hand_entries")
+
+
+_rights = GameRight.__table__
+_keys = IdempotentRequest.__table__
+
+
+@functools.cache
+def _game_query(dialect: str, device: bool = False, key: bool = False) -> Any:
+    """The statement that reads a game with its hands; `device`: with that device's right to it (rights.py);
+    `key`: with the answer remembered for an Idempotency-Key, and the oldest key kept (to know when to forget)."""
+    query = (
+        db.select(GameRecord, _hands_column(dialect))
+        .options(undefer_group("made"))
+        .where(GameRecord.id == bindparam("game_id"))
+    )
+    if device:
+        query = query.add_columns(_rights.c.via, _rights.c.last_used_at).outerjoin(
+            _rights, (_rights.c.game_id == GameRecord.id) & (_rights.c.device_hash == bindparam("device"))
+        )
+    if key:
+        oldest = db.select(func.min(_keys.c.created_at)).scalar_subquery()
+        query = query.add_columns(
+            _keys.c.status,
+            _keys.c.body,
+            _keys.c.request_hash,
+            _keys.c.created_at.label("key_created_at"),
+            oldest.label("oldest_key"),
+        ).outerjoin(_keys, (_keys.c.game_id == GameRecord.id) & (_keys.c.key == bindparam("key")))
+    return query
+
+
+def _entries(column: Any) -> list[list[dict]]:
+    """Each hand's side entries, in order, from the hands' column (_hands_column)."""
+    if isinstance(column, str):  # a driver that hands JSON back as text
+        column = json.loads(column)
+    return [sides for _position, sides in sorted(column or [], key=lambda pair: pair[0])]
+
+
+def _fetch(game_id: str, device: str | None = None, key: str | None = None) -> Any:
+    """The row of the game with its hands (and the right, the remembered key, when asked), or GameNotFound. Objects
+    already in the session are read again; the game's hands are left unread on its record (Stored carries them)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise GameNotFound(game_id)
+    query = _game_query(db.session.get_bind().dialect.name, device is not None, key is not None)
+    params = {"game_id": game_id, "device": device or "", "key": key or ""}
+    row = db.session.execute(query, params, execution_options={"populate_existing": True}).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    record = row[0]
+    if "hands" in record.__dict__:
+        db.session.expire(record, ["hands"])  # an older read of them: read again if ever asked for
+    return row
 
 
 def _read(game_id: str) -> Stored:
-    """The game as of one moment, in two statements and no transaction (reads run in autocommit, and a PostgreSQL
-    transaction would be two round trips more): its row with its rules and figures, then its hands with the
-    revision they belong to. When a save came in between, the hands' revision and time are the game's, and
-    figures kept for the older revision are not used: the game is scored from its hands (Stored.score), so every
-    figure, hand and revision answered is of the same commit. Objects already in the session are read again."""
-    fresh = {"populate_existing": True}
-    record = db.session.execute(_GAME, {"game_id": game_id}, execution_options=fresh).scalar_one_or_none()
-    if record is None:
-        raise GameNotFound(game_id)
-    rows = db.session.execute(_HANDS, {"game_id": game_id}, execution_options=fresh).all()
-    if not rows:  # deleted in between
-        raise GameNotFound(game_id)
-    version, updated_at = rows[0][0], rows[0][1]
-    if version != record.version:  # changed in between: the hands' moment is the game's
-        set_committed_value(record, "version", version)
-        set_committed_value(record, "updated_at", updated_at)
-    set_committed_value(record, "hands", [row[2] for row in rows if row[2] is not None])
-    return Stored(record)
+    """The game as of one moment: one statement, its row with its rules, figures and hands (its hands a column of
+    the row: _hands_column), so figures, hands and revision are always of the same commit. No transaction of its
+    own: reads run in autocommit where reading_only was called."""
+    row = _fetch(game_id)
+    return Stored(row[0], entries=_entries(row.hand_entries))
+
+
+class Remembered(NamedTuple):
+    """The answer remembered for an Idempotency-Key (within the last day)."""
+
+    status: int
+    body: Any  # {"hand": n}: the hand it stored
+    request_hash: str | None
+
+
+class Held(NamedTuple):
+    """A game read to be changed, in one statement: the game with its hands; how this device came by its right to
+    change it (rights.py: "created", "link", "token"), or None; when it got it or last used it; the answer
+    remembered for the request's Idempotency-Key, if any; and whether keys older than a day wait to be forgotten."""
+
+    stored: Stored
+    right: str | None
+    right_used_at: datetime | None
+    remembered: Remembered | None
+    forget_keys: bool
+
+
+# Keys older than a day are forgotten by a keyed save once the oldest of them is this much older than that: about once
+# an hour at most, rather than a DELETE on every keyed save (a key past its day is never honoured meanwhile).
+FORGET_KEYS_EVERY = timedelta(hours=1)
+
+
+def read_for_change(game_id: str, device: str | None = None, key: str | None = None) -> Held:
+    """A game read to be changed, with this device's right to it and the answer remembered for this Idempotency-Key,
+    all in one statement (no lock: the change's write checks the revision, see append_hand)."""
+    row = _fetch(game_id, device, key)
+    stored = Stored(row[0], entries=_entries(row.hand_entries))
+    right, used = (row.via, row.last_used_at) if device is not None else (None, None)
+    remembered, forget = None, False
+    if key is not None:
+        oldest = utc(row.oldest_key) if row.oldest_key is not None else None
+        since = datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME
+        if row.key_created_at is not None and utc(row.key_created_at) >= since:
+            remembered = Remembered(row.status, row.body, row.request_hash)
+        # This very key, past its day, is in the way of its new row: forgotten now whatever the others.
+        forget = row.key_created_at is not None and remembered is None
+        forget = forget or (oldest is not None and oldest < since - FORGET_KEYS_EVERY)
+    return Held(stored, right, used, remembered, forget)
 
 
 def reading_only() -> None:
@@ -386,7 +473,7 @@ def load_games(game_ids: list[str]) -> list[Stored]:
 
 def token_matches(stored: Stored, token: str | None) -> bool:
     """Whether this edit token is the game's."""
-    return bool(token) and hmac.compare_digest(_hash(token), stored.record.edit_token_hash)
+    return token is not None and token != "" and hmac.compare_digest(_hash(token), stored.record.edit_token_hash)
 
 
 def _lock(game_id: str) -> int:
@@ -430,7 +517,9 @@ def _commit_as_written() -> None:
 
 
 @contextmanager
-def _writing(stored: Stored, score: rules.GameScore, when: datetime | None = None, held: bool = False):
+def _writing(
+    stored: Stored, score: rules.GameScore, when: datetime | None = None, held: bool = False
+) -> Iterator[None]:
     """Make a change to a game read at one revision, and commit it with the game's figures after it (`score`).
 
     The game is held first (_lock; `held`: it already is, at this revision); if it changed since it was read
@@ -647,46 +736,89 @@ def same_hand_under_key(stored: Stored, remembered: Any, data: Any) -> bool:
     return not problems and document.hand_json(sent) == document.hand_json(hands[n])
 
 
-def append_hand(stored: Stored, data: Any, key: str | None = None, *, follow: bool = True) -> Appended:
+def append_hand(
+    stored: Stored | Held, data: Any, key: str | None = None, *, follow: bool = True, hand: rules.Hand | None = None
+) -> Appended:
     """Check a hand and store it as the game's next one; with an Idempotency-Key, at most once.
 
-    The game is held while it is checked and stored (_lock), so hands sent at the same moment are stored one after
-    the other. `follow`: a hand sent with no version of the game in mind (the API) is checked and stored after
-    whatever came before it, the game read again if it changed since `stored` was read; otherwise (the phone's
-    queue, which entered it on that version) a changed game is EditConflict. A key already answered stores nothing
-    and answers as the game is now; the same key with another hand is refused (RuleError) and stores nothing.
-    """
+    `follow`: a hand sent with no version of the game in mind (the API) is checked and stored after whatever came
+    before it, the game read again if it changed since it was read; otherwise (the phone's queue, the hand form,
+    which entered it on that version) a changed game is EditConflict. A key already answered stores nothing and
+    answers as the game is now; the same key with another hand is refused (RuleError) and stores nothing. `hand`:
+    the hand `data` describes, checked already as the next one (the hand form's).
+
+    A game read with read_for_change is changed in one pass: its read held everything (the game, its hands, the
+    key's answer), and the write checks that the game's revision is still the one read (the version in the
+    UPDATE's WHERE, which is also what takes the database's write lock on SQLite and the row's on PostgreSQL).
+    If a change came in between, the save is done again held (_lock), as for a Stored."""
+    if not isinstance(stored, Held):
+        return _append_held(stored.id, stored.record.version, stored, data, key, follow)
+    game_id, version = stored.stored.id, stored.stored.record.version  # the record is expired if this fails
+    try:
+        return _append_read(stored, data, key, hand)
+    except EditConflict:  # changed since it was read: again, held
+        return _append_held(game_id, version, None, data, key, follow)
+
+
+def _replayed(now: Stored, remembered: Any, data: Any, sent: str | None) -> Appended:
+    """The answer to a key already answered: the game as it is now (RuleError: the key was another hand's)."""
+    if remembered.request_hash not in (None, sent) and not same_hand_under_key(now, remembered.body, data):
+        raise RuleError([Problem((), KEY_USED_FOR_ANOTHER_HAND)])
+    return Appended(remembered.status, now.document(), True, now)
+
+
+def _append_read(held: Held, data: Any, key: str | None, hand: rules.Hand | None) -> Appended:
+    """append_hand on a game read with read_for_change, no lock taken before the write (EditConflict if the game
+    changed since it was read)."""
+    stored, sent = held.stored, request_hash(data) if key is not None else None
+    if key is not None and held.remembered is not None:
+        return _replayed(stored, held.remembered, data, sent)
+    if hand is None:
+        hand = check_new_hand(stored, data)
+    return _store_next(stored, hand, key, sent, forget=held.forget_keys, held=True)
+
+
+def _append_held(
+    game_id: str, read_version: int, stored: Stored | None, data: Any, key: str | None, follow: bool
+) -> Appended:
+    """append_hand with the game held while it is checked and stored (_lock), so hands sent at the same moment are
+    stored one after the other. `stored`: the game as read at `read_version`, if it may still be used."""
     sent = request_hash(data) if key is not None else None
     try:
-        version = _lock(stored.id)
+        version = _lock(game_id)
+        now = stored if stored is not None and version == read_version else None
         if key is not None:
-            remembered = db.session.execute(_REMEMBERED, {"game_id": stored.id, "key": key}).first()
+            remembered = db.session.execute(_REMEMBERED, {"game_id": game_id, "key": key}).first()
             if remembered is not None and utc(remembered.created_at) >= datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
-                now = stored if version == stored.record.version else _read(stored.id)
-                if remembered.request_hash not in (None, sent) and not same_hand_under_key(now, remembered.body, data):
-                    raise RuleError([Problem((), KEY_USED_FOR_ANOTHER_HAND)])
-                body = now.document()
+                answer = _replayed(now or _read(game_id), remembered, data, sent)
                 _release()
-                return Appended(remembered.status, body, True, now)
-        if version != stored.record.version:
-            if not follow:
-                raise EditConflict()
-            stored = _read(stored.id)  # held: the game as the change before this one left it
-        hand = check_new_hand(stored, data)
+                return answer
+        if version != read_version and not follow:
+            raise EditConflict()
+        now = now or _read(game_id)  # held: the game as the change before this one left it
+        hand = check_new_hand(now, data)
     except BaseException:
         _release()
         raise
+    return _store_next(now, hand, key, sent, forget=True, held=True)
+
+
+def _store_next(
+    stored: Stored, hand: rules.Hand, key: str | None, sent: str | None, forget: bool, held: bool
+) -> Appended:
+    """Store a checked hand as the game's next one (with the key's answer, in the same commit), scored alone from the
+    figures before it; the answer is the game as written."""
     score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
-    position = stored.hand_count
-    with _writing(stored, score, held=True):
-        if key is not None:
+    position, entry = stored.hand_count, document.hand_json(hand)["sides"]
+    with _writing(stored, score, held=held):
+        if key is not None and forget:
             _forget_old_keys()  # an old row under this very key included: this is a new request
-        _append(stored, hand)
+        db.session.add(HandRecord(game_id=stored.id, position=position, sides=entry))
         if key is not None:  # a reference to the hand, not the document: a few bytes
             db.session.add(
                 IdempotentRequest(game_id=stored.id, key=key, status=201, body={"hand": position}, request_hash=sent)
             )
-    written = Stored(stored.record, score=score)
+    written = Stored(stored.record, score=score, entries=[*stored.hand_entries, entry])
     return Appended(201, written.document(), False, written)
 
 
@@ -695,11 +827,11 @@ _REMEMBERED = db.select(
 ).where(IdempotentRequest.game_id == bindparam("game_id"), IdempotentRequest.key == bindparam("key"))
 
 
-def add_hand_once(stored: Stored, data: Any, key: str) -> Appended:
+def add_hand_once(stored: Stored | Held, data: Any, key: str, hand: rules.Hand | None = None) -> Appended:
     """Add a hand from the phone's queue (or the page's Save that its copy may follow) under its Idempotency-Key, on
     the version of the game it was entered on (`stored`'s: EditConflict if the game changed since); a repeat, even
     one racing the first, stores nothing (append_hand)."""
-    return append_hand(stored, data, key, follow=False)
+    return append_hand(stored, data, key, follow=False, hand=hand)
 
 
 IDEMPOTENCY_KEY_LENGTH = 200  # the column's size

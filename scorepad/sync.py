@@ -17,34 +17,34 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
-from . import document, rights, security, store
+from . import document, rights, security, service, store
 from .forms import NewGameForm
-from .games import game_of_form, starting_rules
 from .rules import RuleError
 
 bp = Blueprint("sync", __name__, url_prefix="/sync")
 bp.before_request(security.refuse_cross_site_posts)
 
 
-def _answer(outcome: str, stored: store.Stored, status: int, **extra: Any):
+def _answer(outcome: str, stored: store.Stored, status: int, **extra: Any) -> ResponseReturnValue:
     """Every answer carries the game as it now is, and its version, for the phone's next hand."""
     body = {"outcome": outcome, "version": stored.record.version, "game": stored.document(), **extra}
     return jsonify(body), status
 
 
-def _problem(status: int, message: str):
+def _problem(status: int, message: str) -> ResponseReturnValue:
     return jsonify({"outcome": "error", "reason": message}), status
 
 
-def _created(stored: store.Stored, status: int, **extra: Any):
+def _created(stored: store.Stored, status: int, **extra: Any) -> ResponseReturnValue:
     """A game started on the phone, as the server keeps it: its id, its scoresheet and its version."""
     rights.grant(stored, rights.CREATED)
     return _answer("created", stored, status, id=stored.id, show_url=url_for("games.show", game_id=stored.id), **extra)
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     """A game started with no connection: the new-game form's fields as they were entered (urlencoded),
     with the Idempotency-Key the phone drew for it. The server reads them with the same form and rules as
     the new-game page (games.create_game), so the game is the one the page would have started. The key
@@ -53,7 +53,7 @@ def create_game():
     key = request.headers.get("Idempotency-Key", "")
     if not key or store.idempotency_key_problem(key):
         return _problem(400, "A game started offline needs its Idempotency-Key.")
-    device = rights.device_hash()
+    device = service.this_device()
     made = store.game_started_with(device, key)
     if made is not None:
         try:
@@ -63,8 +63,8 @@ def create_game():
         current_app.logger.info("Idempotent replay of game %s started offline", stored.id)
         return _created(stored, 200, replay=True)
     form = NewGameForm(request.form)
-    form.fill_rules(starting_rules(form), only_unset=True)
-    game, leftovers = game_of_form(form)
+    form.fill_rules(service.starting_rules(form), only_unset=True)
+    game, leftovers = service.game_of_form(form)
     if game is None:
         errors = [f"{field.label.text}: {message}" for field in form for message in field.errors] + leftovers
         return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
@@ -75,15 +75,15 @@ def create_game():
 
 
 @bp.post("/games/<game_id>/hands")
-def add_hand(game_id: str):
+def add_hand(game_id: str) -> ResponseReturnValue:
     """A hand from the phone's queue: {"hand": {"sides": [...]}, "base_version": n, "position": n}."""
-    try:
-        stored = store.load_game(game_id)
+    key = request.headers.get("Idempotency-Key", "")
+    try:  # one read: the game with its hands, this phone's right to it and the key's answer
+        held = service.game_to_change(game_id, rights.device_hash(create=False) or "", key or None)
     except store.GameNotFound:
         return _problem(404, "There is no game with that id on the server.")
-    if not rights.can_edit(stored):
+    if held.right is None:
         return _problem(403, "This phone can no longer change this game: open it again from its scorekeeper's link.")
-    key = request.headers.get("Idempotency-Key", "")
     if not key or store.idempotency_key_problem(key):
         return _problem(400, "A queued hand needs its Idempotency-Key.")
     try:
@@ -92,42 +92,61 @@ def add_hand(game_id: str):
         return _problem(400, str(error))
     if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
         return _problem(400, 'A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
-    base_version, position, hand = body.get("base_version"), body.get("position"), body["hand"]
-    previous = store.remembered_answer(stored, key)
-    if previous is not None:
-        changed = previous.request_hash != store.request_hash(hand)
-        if changed and not store.same_hand_under_key(stored, previous.body, hand):
-            current_app.logger.info("Queued hand of game %s was changed on the phone after it was stored", game_id)
-            reason = (
-                f"This hand reached the server before it was changed on this phone: hand "
-                f"{previous.body['hand'] + 1} is stored as it was first saved. Check it on the scoresheet, then "
-                "correct it there (Edit), or discard this copy."
-            )
-            return _answer("conflict", stored, 409, reason=reason)
-        # Stored on an earlier try whose answer was lost (or by the form's own post): stored once, applied.
-        current_app.logger.info("Idempotent replay of a queued hand for game %s", game_id)
-        return _answer("applied", store.load_game(game_id), 200, replay=True)
+    if held.remembered is not None:
+        return _stored_already(held, body["hand"])
+    base_version, position = body.get("base_version"), body.get("position")
     if not isinstance(base_version, int) or not isinstance(position, int):
         return _problem(400, "A queued hand says which version of the game it was entered on, and its place.")
-    if base_version != stored.record.version or position != len(stored.game.hands):
-        current_app.logger.info(
-            "Queued hand %d of game %s conflicts: entered on version %s, the game is at version %s with %d hand(s)",
-            position + 1,
-            game_id,
-            base_version,
-            stored.record.version,
-            len(stored.game.hands),
-        )
+    stored = held.stored
+    if base_version != stored.record.version or position != stored.hand_count:
+        return _moved_on(stored, base_version, position)
+    return _add(held, body["hand"], key, position)
+
+
+def _stored_already(held: store.Held, hand: dict) -> ResponseReturnValue:
+    """A hand whose key was answered before: stored on an earlier try whose answer was lost (or by the form's own
+    post), so applied; or changed on the phone since it was stored, a conflict."""
+    stored, previous = held.stored, held.remembered
+    assert previous is not None
+    changed = previous.request_hash != store.request_hash(hand)
+    if changed and not store.same_hand_under_key(stored, previous.body, hand):
+        current_app.logger.info("Queued hand of game %s was changed on the phone after it was stored", stored.id)
         reason = (
-            "The game is over: it finished on another phone while this hand waited."
-            if stored.score.finished
-            else f"The game changed while this hand waited (a hand was saved, changed or deleted on another "
-            f"phone): it now has {len(stored.game.hands)} hand(s). Check the scoresheet, then re-apply this "
-            f"hand as hand {len(stored.game.hands) + 1}, fix it, or discard it."
+            f"This hand reached the server before it was changed on this phone: hand "
+            f"{previous.body['hand'] + 1} is stored as it was first saved. Check it on the scoresheet, then "
+            "correct it there (Edit), or discard this copy."
         )
         return _answer("conflict", stored, 409, reason=reason)
+    current_app.logger.info("Idempotent replay of a queued hand for game %s", stored.id)
+    return _answer("applied", stored, 200, replay=True)
+
+
+def _moved_on(stored: store.Stored, base_version: int, position: int) -> ResponseReturnValue:
+    """The game changed (or finished) while the hand waited: a conflict, with the reason."""
+    hands = stored.hand_count
+    current_app.logger.info(
+        "Queued hand %d of game %s conflicts: entered on version %s, the game is at version %s with %d hand(s)",
+        position + 1,
+        stored.id,
+        base_version,
+        stored.record.version,
+        hands,
+    )
+    reason = (
+        "The game is over: it finished on another phone while this hand waited."
+        if stored.score.finished
+        else f"The game changed while this hand waited (a hand was saved, changed or deleted on another "
+        f"phone): it now has {hands} hand(s). Check the scoresheet, then re-apply this "
+        f"hand as hand {hands + 1}, fix it, or discard it."
+    )
+    return _answer("conflict", stored, 409, reason=reason)
+
+
+def _add(held: store.Held, hand: dict, key: str, position: int) -> ResponseReturnValue:
+    """Store the queued hand once (service.add_hand); the answer is the game as written."""
+    game_id = held.stored.id
     try:
-        status = store.add_hand_once(stored, hand, key).status
+        appended = service.add_hand(held, hand, key, follow=False)
     except store.GameFinished:
         finished = "The game is over: no more hands can be added."
         return _answer("conflict", store.load_game(game_id), 409, reason=finished)
@@ -148,4 +167,4 @@ def add_hand(game_id: str):
         )
         reason = " ".join(e["message"] for e in errors)
         return _answer("refused", store.load_game(game_id), 422, reason=reason, errors=errors)
-    return _answer("applied", store.load_game(game_id), status)
+    return _answer("applied", appended.stored, appended.status)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from flask import Flask, Response, abort, make_response, render_template
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
@@ -9,11 +12,11 @@ from jinja2_fragments.flask import render_block
 from . import rules, sheet, store
 
 
-def render(template: str, block: str | None = None, status: int = 200, **context) -> Response:
+def render(template: str, block: str | None = None, status: int = 200, **context: Any) -> Response:
     """The whole page, or for an htmx request only its `block`: the one place that decides."""
     # A boosted request (a form sent through htmx) or a history restore wants the whole page.
     fragment = bool(block and request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
-    if fragment:
+    if fragment and block:
         body = render_block(template, block, fragment=True, **context)
     else:
         body = render_template(template, fragment=False, **context)
@@ -63,7 +66,7 @@ def points(value: int | None) -> str:
     return f"\u2212{abs(value):,}" if value < 0 else f"{value:,}"
 
 
-def day(moment) -> str:
+def day(moment: datetime) -> str:
     """The day a stored time fell on, in UTC whatever the database: 24 Nov 2026."""
     return store.utc(moment).strftime("%-d %b %Y")
 

@@ -715,16 +715,18 @@ def test_a_hand_sent_twice_is_saved_once(client, game):
 
 
 def test_a_hand_sent_twice_at_the_same_moment_is_stored_once(app, client, game, monkeypatch):
-    from scorepad import games, web
+    from scorepad import rights, service
 
     data = {**FIRST_HAND, "version": version_of(client, game)}
     first = app.test_client()  # the first tap's post, with the same cookie
     first.set_cookie("session", client.get_cookie("session").value)
+    read_to_change = service.game_to_change
 
-    def read_while_the_first_post_is_stored(game_id: str):
-        stored = web.load_or_404(game_id)
-        assert stored.score.hands == ()  # the game and its figures read before the first post is stored...
-        monkeypatch.setattr(games, "load_or_404", web.load_or_404)
+    def read_while_the_first_post_is_stored(game_id: str, device=None, key=None):
+        held = read_to_change(game_id, device, key)
+        assert held.stored.score.hands == ()  # the game and its figures read before the first post is stored...
+        assert held.right == rights.CREATED
+        monkeypatch.setattr(service, "game_to_change", read_to_change)
         answers: list[int] = []  # the first post, on its own connection (a thread of its own), as the server has it
         tap = threading.Thread(
             target=lambda: answers.append(first.post(f"/games/{game_id}/hands", data=data).status_code)
@@ -732,10 +734,10 @@ def test_a_hand_sent_twice_at_the_same_moment_is_stored_once(app, client, game, 
         tap.start()
         tap.join(timeout=30)
         assert answers == [303]
-        return stored  # ...and its hands after
+        return held  # ...and its hands after
 
-    monkeypatch.setattr(games, "load_or_404", read_while_the_first_post_is_stored)
-    second = client.post(f"/games/{game}/hands", data=data)  # held until the first is stored: found as the same hand
+    monkeypatch.setattr(service, "game_to_change", read_while_the_first_post_is_stored)
+    second = client.post(f"/games/{game}/hands", data=data)  # stored meanwhile: found as the same hand
     assert second.status_code == 303 and second.headers["Location"] == f"/games/{game}"
     assert cumulative(client, game) == ["1,585", "440"]
 
@@ -1367,9 +1369,9 @@ def _deleting_before_the_change(app, monkeypatch, game: str) -> None:
     from scorepad import store
     from scorepad.models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
 
-    held = store._lock
+    writing = store._writing  # where a change holds the game: its first write (or the lock, for a correction)
 
-    def delete_then_hold(game_id: str) -> int:
+    def delete_then_hold(stored, *args, **kwargs):
         with db.engine.begin() as connection:
             for table, column in (
                 (GameRight, GameRight.game_id),
@@ -1378,9 +1380,9 @@ def _deleting_before_the_change(app, monkeypatch, game: str) -> None:
                 (GameRecord, GameRecord.id),
             ):
                 connection.execute(db.delete(table).where(column == game))
-        return held(game_id)
+        return writing(stored, *args, **kwargs)
 
-    monkeypatch.setattr(store, "_lock", delete_then_hold)
+    monkeypatch.setattr(store, "_writing", delete_then_hold)
 
 
 @pytest.mark.parametrize("door", ["save", "keyed save", "delete hand", "sync"])

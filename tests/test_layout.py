@@ -13,15 +13,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorepad"
 MOST_LINES = 60  # a function's lines from its `def` line to its last, docstring and blank lines included
 
-# Functions still over MOST_LINES, each being split in another branch of #16: cleared when #16's branches merge.
-# (module, the function's qualified name): its length today. scorepad.rules is becoming a package: any module of
-# it is taken for it.
-LONGER_FOR_NOW = {
-    ("scorepad", "create_app"): 73,
-    ("scorepad.sync", "add_hand"): 74,
-}
-BECOMING_PACKAGES = ("scorepad.rules",)
-
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
@@ -52,12 +43,6 @@ def lengths() -> dict[tuple[str, str], int]:
     }
 
 
-def allowed(module: str, name: str) -> bool:
-    """Whether a function is on LONGER_FOR_NOW."""
-    module = next((package for package in BECOMING_PACKAGES if module.startswith(package + ".")), module)
-    return (module, name) in LONGER_FOR_NOW
-
-
 def test_the_measure_counts_from_def_to_the_last_line():
     tree = ast.parse(
         "@decorated\ndef f():\n    '''Doc.'''\n\n    return 1\n\n\nclass C:\n    def g(self):\n        pass\n"
@@ -67,16 +52,8 @@ def test_the_measure_counts_from_def_to_the_last_line():
 
 
 def test_no_function_is_over_60_lines():
-    over = {key: lines for key, lines in lengths().items() if lines > MOST_LINES and not allowed(*key)}
+    over = {key: lines for key, lines in lengths().items() if lines > MOST_LINES}
     assert over == {}, f"split these (at most {MOST_LINES} lines from def to the last line): {over}"
-
-
-def test_every_function_allowed_longer_for_now_is_still_there_and_still_long():
-    """Once a branch splits one of them, its line here goes too, so the list only shrinks."""
-    measured = lengths()
-    for where, name in LONGER_FOR_NOW:
-        found = [lines for (module, other), lines in measured.items() if other == name and allowed(module, name)]
-        assert found and max(found) > MOST_LINES, f"{where}.{name} is {MOST_LINES} lines or fewer now (or gone)"
 
 
 def modules() -> list[str]:

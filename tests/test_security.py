@@ -578,19 +578,19 @@ def test_a_change_for_an_older_revision_is_refused_with_412(client, api_game):
 
 def test_two_hands_added_at_the_same_moment_are_both_stored(app, client, api_game, monkeypatch):
     game_id, _, headers = api_game
-    lock = store._lock
+    writing = store._writing  # where a change holds the game: its first write
     raced = []
 
-    def other_phone_saves_first(game_id_to_hold):
+    def other_phone_saves_first(stored, *args, **kwargs):
         """After this request read the game and before it holds it, another client's hand is stored (a request of
         its own)."""
         if not raced:
             raced.append(True)
             with app.test_client() as other:
                 assert other.post(f"/api/games/{game_id}/hands", json=OUT_1, headers=headers).status_code == 201
-        return lock(game_id_to_hold)
+        return writing(stored, *args, **kwargs)
 
-    monkeypatch.setattr(store, "_lock", other_phone_saves_first)
+    monkeypatch.setattr(store, "_writing", other_phone_saves_first)
     response = client.post(f"/api/games/{game_id}/hands", json=OUT_0, headers=headers)
     assert response.status_code == 201, response.get_json()
     hands = response.get_json()["hands"]
