@@ -96,6 +96,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     errors.init_app(app)
     web.init_app(app)
+    from . import chart
+
+    chart.init_app(app)  # the game's chart and the statistics' bars (templates/_chart.html)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
     app.register_blueprint(games.bp)
