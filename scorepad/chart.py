@@ -27,30 +27,33 @@ if TYPE_CHECKING:
 Points = Callable[[int], str]
 
 # The game chart's viewBox, and the box the lines are drawn in: value labels on the left, hand numbers below, the
-# sides' names and totals at the right end of their lines.
+# sides' names and totals at the right end of their lines. Its words are 16 high (static/css), as the page's text:
+# the viewBox is no wider than the narrowest phone draws it (334 px), so they are never drawn under 16 px.
 GAME_WIDTH = 320
-GAME_HEIGHT = 182
-PLOT_LEFT = 44
-PLOT_RIGHT = 236
-PLOT_TOP = 12
-PLOT_BOTTOM = 156
-HAND_LABEL_Y = 175  # the baseline of the hand numbers under the lines
-LABEL_X = 242  # where a side's name and total start, right of its line's end
-LABEL_GAP = 27  # between the middles of two sides' labels: two lines of text each
-NAME_LETTERS = 11  # a longer side name is cut short, with an ellipsis, to fit at the right of the lines
-HAND_TICKS = 8  # at most this many hand numbers under the lines
+GAME_HEIGHT = 208
+PLOT_LEFT = 60
+PLOT_RIGHT = 220
+PLOT_TOP = 16
+PLOT_BOTTOM = 176
+HAND_LABEL_Y = 200  # the baseline of the hand numbers under the lines
+VALUE_LABEL_X = 55  # where the value labels end, left of the lines
+BASELINE = 5  # below a mark's middle, the baseline of 16-high figures centred on it
+LABEL_X = 226  # where a side's name and total start, right of its line's end
+LABEL_GAP = 34  # between the middles of two sides' labels: two lines of text each
+NAME_LETTERS = 10  # a longer side name is cut short, with an ellipsis, to fit at the right of the lines
+HAND_TICKS = 6  # at most this many hand numbers under the lines
 VALUE_INTERVALS = 4  # about this many steps between the value labels (rounding out may add one each end)
 
 # The bar chart's viewBox: the player's name, the bar from the zero line, the figure in a column at the right.
 BAR_WIDTH = 320
-NAME_RIGHT = 92
-BARS_LEFT = 98
-BARS_RIGHT = 262
-VALUE_RIGHT = 314
-ROW_HEIGHT = 24
-BAR_THICKNESS = 14
+NAME_RIGHT = 94
+BARS_LEFT = 100
+BARS_RIGHT = 260
+VALUE_RIGHT = 316
+ROW_HEIGHT = 28
+BAR_THICKNESS = 16
 BAR_PADDING = 4  # above the first row and below the last
-PLAYER_LETTERS = 13
+PLAYER_LETTERS = 10
 
 GAME_TITLE = "The game in a chart: each side's running total after every hand"
 
@@ -93,7 +96,7 @@ class SideLine:
     @property
     def name_y(self) -> float:
         """The baseline of the label's first line (the name); the total is one line below."""
-        return round(self.label_y - 1, 1)
+        return round(self.label_y - 2, 1)
 
 
 @dataclass(frozen=True)
@@ -117,8 +120,9 @@ class GameChart:
     bottom: int = PLOT_BOTTOM
     hand_label_y: int = HAND_LABEL_Y
     label_x: int = LABEL_X
-    value_label_x: int = PLOT_LEFT - 4
+    value_label_x: int = VALUE_LABEL_X
     target_label_x: int = PLOT_LEFT + 3
+    label_line: int = 16  # from a label's name down to its total
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,7 @@ def game_chart(
         return round(PLOT_LEFT + hand * (PLOT_RIGHT - PLOT_LEFT) / hands, 1)
 
     ahead = _ahead(totals, winners, finished)
-    label_middles = _spread([y(total) for total in totals], LABEL_GAP, PLOT_TOP + 8, PLOT_BOTTOM + 8)
+    label_middles = _spread([y(total) for total in totals], LABEL_GAP, PLOT_TOP + 12, PLOT_BOTTOM)
     lines = [
         SideLine(
             side=i,
@@ -252,13 +256,13 @@ def game_chart(
     return GameChart(
         lines=tuple(sorted(lines, key=lambda line: line.ahead)),
         value_ticks=tuple(
-            Tick(y(value), points(value), round(y(value) + 4, 1)) for value in range(lowest, highest + 1, step)
+            Tick(y(value), points(value), round(y(value) + BASELINE, 1)) for value in range(lowest, highest + 1, step)
         ),
         hand_ticks=tuple(Tick(x(hand), str(hand), x(hand)) for hand in range(every, hands + 1, every)),
         zero_y=y(0),
         target_y=y(target),
         target_label=f"{points(target)} to win",
-        target_label_y=round(y(target) - 3, 1),
+        target_label_y=round(y(target) - 4, 1),
         title=GAME_TITLE,
         description=_game_description(names, totals, ahead, finished, hands, points),
     )
@@ -339,7 +343,7 @@ def bar_chart(
                 x=start,
                 y=top + (ROW_HEIGHT - BAR_THICKNESS) / 2,
                 width=round(end - start, 1),
-                text_y=top + ROW_HEIGHT / 2 + 4,
+                text_y=top + ROW_HEIGHT / 2 + BASELINE + 1,
                 top=best is not None and value == best,
             )
         )

@@ -1,7 +1,7 @@
 """The game in a chart, and the statistics' bars (scorepad/chart.py, templates/_chart.html).
 
-Every coordinate is worked out by hand from the chart's viewBox: lines drawn from x 44 to 236 and from y 12 (the
-highest value) to 156 (the lowest); the values run from a multiple of a round step below the lowest figure (0 at
+Every coordinate is worked out by hand from the chart's viewBox: lines drawn from x 60 to 220 and from y 16 (the
+highest value) to 176 (the lowest); the values run from a multiple of a round step below the lowest figure (0 at
 least) to one above the highest (the target at least), in about four steps. Hands' figures come from docs/rules.md.
 """
 
@@ -41,27 +41,27 @@ def test_each_sides_line_goes_through_its_running_totals_a_negative_one_below_th
     drawn = chart.game_chart(["Us", "Them"], VARIED, 5000, points, winners=(0,), finished=True)
     assert drawn is not None
     # Figures from −515 to 5,235 (the target 5,000 within): 5,750 / 4 = 1,437.5, so steps of 2,000, from −2,000
-    # to 6,000. y = 12 + (6,000 − value) × 144 / 8,000 = 12 + (6,000 − value) × 0.018, to one decimal.
-    # x: four hands over 192, 48 each: 44, 92, 140, 188, 236.
+    # to 6,000. y = 16 + (6,000 − value) × 160 / 8,000 = 16 + (6,000 − value) × 0.02, to one decimal.
+    # x: four hands over 160, 40 each: 60, 100, 140, 180, 220.
     by_side = {line.side: line for line in drawn.lines}
-    # Us: 0 → 120; 1,585 → 12 + 79.47; 1,185 → 12 + 86.67; 4,485 → 12 + 27.27; 5,235 → 12 + 13.77.
-    assert by_side[0].points == "44,120 92,91.5 140,98.7 188,39.3 236,25.8"
-    # Them: −515 → 12 + 117.27 = 129.3, below the zero line at 120; 1,285 → 96.9; 1,885 → 86.1; 1,905 → 85.7.
-    assert by_side[1].points == "44,120 92,129.3 140,96.9 188,86.1 236,85.7"
-    assert drawn.zero_y == 120 and by_side[1].coordinates[1][1] > drawn.zero_y
-    assert drawn.target_y == 30 and drawn.target_label == "5,000 to win"  # 12 + 1,000 × 0.018
+    # Us: 0 → 136; 1,585 → 16 + 88.3; 1,185 → 16 + 96.3; 4,485 → 16 + 30.3; 5,235 → 16 + 15.3.
+    assert by_side[0].points == "60,136 100,104.3 140,112.3 180,46.3 220,31.3"
+    # Them: −515 → 16 + 130.3 = 146.3, below the zero line at 136; 1,285 → 110.3; 1,885 → 98.3; 1,905 → 97.9.
+    assert by_side[1].points == "60,136 100,146.3 140,110.3 180,98.3 220,97.9"
+    assert drawn.zero_y == 136 and by_side[1].coordinates[1][1] > drawn.zero_y
+    assert drawn.target_y == 36 and drawn.target_label == "5,000 to win"  # 16 + 1,000 × 0.02
     assert [(tick.at, tick.label) for tick in drawn.value_ticks] == [
-        (156, "\u22122,000"),
-        (120, "0"),
-        (84, "2,000"),
-        (48, "4,000"),
-        (12, "6,000"),
+        (176, "\u22122,000"),
+        (136, "0"),
+        (96, "2,000"),
+        (56, "4,000"),
+        (16, "6,000"),
     ]
-    assert [(tick.at, tick.label) for tick in drawn.hand_ticks] == [(92, "1"), (140, "2"), (188, "3"), (236, "4")]
+    assert [(tick.at, tick.label) for tick in drawn.hand_ticks] == [(100, "1"), (140, "2"), (180, "3"), (220, "4")]
     # The winner is ahead: drawn last (on top), heavier, labelled with its name and total at the line's end.
     assert [line.side for line in drawn.lines] == [1, 0] and by_side[0].ahead and not by_side[1].ahead
-    assert (by_side[0].name, by_side[0].total, by_side[0].label_y) == ("Us", "5,235", 25.8)
-    assert (by_side[1].name, by_side[1].total, by_side[1].label_y) == ("Them", "1,905", 85.7)
+    assert (by_side[0].name, by_side[0].total, by_side[0].label_y) == ("Us", "5,235", 31.3)
+    assert (by_side[1].name, by_side[1].total, by_side[1].label_y) == ("Them", "1,905", 97.9)
     assert drawn.description == "Us won 5,235 to 1,905 after 4 hands."
 
 
@@ -75,15 +75,15 @@ def test_the_side_in_the_lead_while_the_game_goes_on():
 def test_three_sides_close_together_have_their_labels_moved_apart():
     drawn = chart.game_chart(["Reds", "Blues", "Greens"], [[500, 400, 300]], 5000, points)
     assert drawn is not None
-    # 0 to 5,000 in steps of 2,000 (5,000 / 4 = 1,250): 0 to 6,000. y = 12 + (6,000 − value) × 0.024.
-    # One hand: x 44 then 236. 500 → 144, 400 → 146.4, 300 → 148.8.
+    # 0 to 5,000 in steps of 2,000 (5,000 / 4 = 1,250): 0 to 6,000. y = 16 + (6,000 − value) × 160 / 6,000.
+    # One hand: x 60 then 220. 500 → 16 + 146.67, 400 → 16 + 149.33, 300 → 16 + 152.
     assert [line.points for line in sorted(drawn.lines, key=lambda line: line.side)] == [
-        "44,156 236,144",
-        "44,156 236,146.4",
-        "44,156 236,148.8",
+        "60,176 220,162.7",
+        "60,176 220,165.3",
+        "60,176 220,168",
     ]
-    # Labels 27 apart, the lowest no lower than 164 (the bottom 156 + 8): 164, then 137 and 110 above it.
-    assert [line.label_y for line in sorted(drawn.lines, key=lambda line: line.side)] == [110, 137, 164]
+    # Labels 34 apart, the lowest no lower than the bottom (176): 176, then 142 and 108 above it.
+    assert [line.label_y for line in sorted(drawn.lines, key=lambda line: line.side)] == [108, 142, 176]
     assert drawn.description == "Reds lead with 500, ahead of Blues on 400 and Greens on 300, after 1 hand."
 
 
@@ -100,9 +100,9 @@ def test_a_long_game_numbers_every_fifth_hand_and_a_long_name_is_cut_short():
     hands = [[100 * n, 50 * n] for n in range(1, 21)]
     drawn = chart.game_chart(["The Wild Cards", "Them"], hands, 8500, points)
     assert drawn is not None
-    # 20 hands over 192: 9.6 each. At most 8 numbers: every 5th (20 / 8 = 2.5, rounded up to 5).
-    assert [(tick.at, tick.label) for tick in drawn.hand_ticks] == [(92, "5"), (140, "10"), (188, "15"), (236, "20")]
-    assert drawn.lines[-1].name == "The Wild C\u2026"
+    # 20 hands over 160: 8 each. At most 6 numbers: every 5th (20 / 6 = 3.3, rounded up to 5).
+    assert [(tick.at, tick.label) for tick in drawn.hand_ticks] == [(100, "5"), (140, "10"), (180, "15"), (220, "20")]
+    assert drawn.lines[-1].name == "The Wild\u2026"  # ten letters at most, the last an ellipsis
     assert len(drawn.lines[0].coordinates) == 21
 
 
@@ -111,19 +111,19 @@ def test_no_hand_no_chart():
 
 
 def test_bars_start_at_the_zero_line_a_negative_one_to_its_left():
-    # 600 and −200: from −200 to 600 over 164 (x 98 to 262): x = 98 + (value + 200) × 0.205.
-    # Zero at 98 + 41 = 139; 600 ends at 262 (a bar 123 long); −200 starts at 98 (41 long, to the zero line).
+    # 600 and −200: from −200 to 600 over 160 (x 100 to 260): x = 100 + (value + 200) × 0.2.
+    # Zero at 100 + 40 = 140; 600 ends at 260 (a bar 120 long); −200 starts at 100 (40 long, to the zero line).
     drawn = chart.bar_chart("Average hand", [("Ann", 600), ("Bea", -200), ("Cleo", None)], points, "-")
     assert drawn is not None
-    assert drawn.zero_x == 139
+    assert drawn.zero_x == 140
     assert [(bar.x, bar.width, bar.value, bar.top) for bar in drawn.bars] == [
-        (139, 123, "600", True),
-        (98, 41, "\u2212200", False),
-        (139, 0, "\u2013", False),  # no figure: a dash and no bar
+        (140, 120, "600", True),
+        (100, 40, "\u2212200", False),
+        (140, 0, "\u2013", False),  # no figure: a dash and no bar
     ]
-    # Rows 24 high under a padding of 4; the bar 14 high in the middle of its row; the text's baseline 16 down.
-    assert [(bar.y, bar.text_y) for bar in drawn.bars] == [(9, 20), (33, 44), (57, 68)]
-    assert drawn.height == 80  # 4 + 3 × 24 + 4
+    # Rows 28 high under a padding of 4; the bar 16 high in the middle of its row; the text's baseline 20 down.
+    assert [(bar.y, bar.text_y) for bar in drawn.bars] == [(10, 24), (38, 52), (66, 80)]
+    assert drawn.height == 92  # 4 + 3 × 28 + 4
 
 
 def test_games_won_and_average_hands_say_who_leads():
@@ -134,8 +134,8 @@ def test_games_won_and_average_hands_say_who_leads():
     players = [Player("Ann", 2, 1610), Player("Bea", 2, -150), Player("Cleo", 0, 3300)]
     won = chart.games_won_chart(players, points)
     assert won is not None and won.description == "Ann and Bea won the most games: 2 each."
-    # 0 to 2 over 164: 82 a game.
-    assert [(bar.width, bar.top) for bar in won.bars] == [(164, True), (164, True), (0, False)]
+    # 0 to 2 over 160: 80 a game.
+    assert [(bar.width, bar.top) for bar in won.bars] == [(160, True), (160, True), (0, False)]
     average = chart.average_hand_chart(players, points)
     assert average is not None and average.description == "Cleo has the highest average hand: 3,300 points."
     nobody = chart.games_won_chart([Player("Ann", 0, 10), Player("Bea", 0, -10)], points)
@@ -160,11 +160,11 @@ THREE_HANDS = [
     {"sides": [{"red_threes": 1, "count": -80}, {"natural_canastas": 2, "went_out": True, "count": 200}]},
     {"sides": [{"special_hand": "pairs"}, {"mixed_canastas": 1, "count": 100}]},
 ]
-# 0 to 8,500: 8,500 / 4 = 2,125, steps of 2,500, 0 to 10,000: y = 12 + (10,000 − value) × 0.0144. x: 64 a hand.
-# Us: 1,585 → 12 + 121.176; 1,405 → 12 + 123.768; 3,905 → 12 + 87.768. Them: 440 → 12 + 137.664;
-# 1,740 → 12 + 118.944; 2,140 → 12 + 113.184.
-US_LINE = "44,156 108,133.2 172,135.8 236,99.8"
-THEM_LINE = "44,156 108,149.7 172,130.9 236,125.2"
+# 0 to 8,500: 8,500 / 4 = 2,125, steps of 2,500, 0 to 10,000: y = 16 + (10,000 − value) × 0.016. x: 160 / 3 =
+# 53.33 a hand. Us: 1,585 → 16 + 134.64; 1,405 → 16 + 137.52; 3,905 → 16 + 97.52. Them: 440 → 16 + 152.96;
+# 1,740 → 16 + 132.16; 2,140 → 16 + 125.76.
+US_LINE = "60,176 113.3,150.6 166.7,153.5 220,113.5"
+THEM_LINE = "60,176 113.3,169 166.7,148.2 220,141.8"
 DESCRIPTION = "Us lead 3,905 to 2,140 after 3 hands."
 TITLE = "The game in a chart: each side's running total after every hand"
 
@@ -205,7 +205,7 @@ def test_the_scoresheet_shows_the_chart_named_and_described(client):
     markup = svg(client.get(f"/games/{game['id']}").get_data(as_text=True))
     assert named_and_described(markup, "game-chart") == (TITLE, DESCRIPTION)
     assert line_points(markup) == {0: US_LINE, 1: THEM_LINE}
-    assert 'class="target-line" x1="44" x2="236" y1="33.6"' in markup  # 12 + 1,500 × 0.0144
+    assert 'class="target-line" x1="60" x2="220" y1="40.0"' in markup  # 16 + 1,500 × 0.016
     assert ">8,500 to win</text>" in markup
     assert 'class="side-line line-0 ahead"' in markup and 'class="side-line line-1"' in markup
     assert "style=" not in markup  # the Content-Security-Policy forbids inline style
@@ -215,8 +215,8 @@ def test_the_scoreboard_and_its_live_fragment_carry_the_chart(client):
     game = played(client, game_document(hands=THREE_HANDS[:1]))
     headers = {"Authorization": f"Bearer {game['edit_token']}"}
     page = client.get(f"/games/{game['id']}/scoreboard").get_data(as_text=True)
-    # One hand: x 44 and 236. 1,585 and 440 on the same scale as above.
-    assert line_points(svg(page)) == {0: "44,156 236,133.2", 1: "44,156 236,149.7"}
+    # One hand: x 60 and 220. 1,585 and 440 on the same scale as above.
+    assert line_points(svg(page)) == {0: "60,176 220,150.6", 1: "60,176 220,169"}
     assert named_and_described(svg(page), "game-chart")[1] == "Us lead 1,585 to 440 after 1 hand."
     for hand in THREE_HANDS[1:]:
         assert client.post(f"/api/games/{game['id']}/hands", json=hand, headers=headers).status_code == 201
@@ -261,13 +261,13 @@ def test_a_game_of_three_sides_draws_three_lines(client):
     }
     game = played(client, game_document("classic", sides=sides, hands=[hand, hand]))
     markup = svg(client.get(f"/games/{game['id']}").get_data(as_text=True))
-    # −280 to 5,000: 5,280 / 4 = 1,320, steps of 2,000, −2,000 to 6,000: y = 12 + (6,000 − value) × 0.018.
-    # x: 96 a hand. Reds 1,600 → 91.2, 3,200 → 62.4; Blues 660 → 108.12, 1,320 → 96.24; Greens −140 → 122.52,
-    # −280 → 125.04 (below the zero line at 120).
+    # −280 to 5,000: 5,280 / 4 = 1,320, steps of 2,000, −2,000 to 6,000: y = 16 + (6,000 − value) × 0.02.
+    # x: 80 a hand. Reds 1,600 → 104, 3,200 → 72; Blues 660 → 122.8, 1,320 → 109.6; Greens −140 → 138.8,
+    # −280 → 141.6 (below the zero line at 136).
     assert line_points(markup) == {
-        0: "44,120 140,91.2 236,62.4",
-        1: "44,120 140,108.1 236,96.2",
-        2: "44,120 140,122.5 236,125",
+        0: "60,136 140,104 220,72",
+        1: "60,136 140,122.8 220,109.6",
+        2: "60,136 140,138.8 220,141.6",
     }
     assert named_and_described(markup, "game-chart")[1] == (
         "Reds lead with 3,200, ahead of Blues on 1,320 and Greens on \u2212280, after 2 hands."
@@ -329,28 +329,28 @@ def test_the_statistics_page_draws_games_won_and_average_hands(client):
         "Games won by each player",
         "Ann, Cleo and Eve won the most games: 1 each.",
     )
-    # 0 to 1 game over 164 (x 98 to 262).
+    # 0 to 1 game over 160 (x 100 to 260).
     assert bars(won) == [
-        ("Ann", "98.0", "164.0", "1"),
-        ("Cleo", "98.0", "164.0", "1"),
-        ("Eve", "98.0", "164.0", "1"),
-        ("Bea", "98.0", "0.0", "0"),
-        ("Dot", "98.0", "0.0", "0"),
+        ("Ann", "100.0", "160.0", "1"),
+        ("Cleo", "100.0", "160.0", "1"),
+        ("Eve", "100.0", "160.0", "1"),
+        ("Bea", "100.0", "0.0", "0"),
+        ("Dot", "100.0", "0.0", "0"),
     ]
     average = svg(page, "average-hand-chart")
     assert named_and_described(average, "average-hand-chart") == (
         "Average hand of each player's side",
         "Cleo has the highest average hand: 3,300 points.",
     )
-    # −150 to 3,300 over 164: 164 / 3,450 a point; the zero line at 98 + 150 × 164 / 3,450 = 105.13, drawn at 105.1.
-    # Ann ends at 98 + 1,760 × 164 / 3,450 = 181.66, drawn at 181.7 (76.6 long); Cleo at 262 (156.9); Eve at
-    # 98 + 1,150 × 164 / 3,450 = 152.67, drawn at 152.7 (47.6); Bea and Dot from 98 to the zero line (7.1).
+    # −150 to 3,300 over 160: 160 / 3,450 a point; the zero line at 100 + 150 × 160 / 3,450 = 106.96, drawn at 107.
+    # Ann ends at 100 + 1,760 × 160 / 3,450 = 181.62, drawn at 181.6 (74.6 long); Cleo at 260 (153); Eve at
+    # 100 + 1,150 × 160 / 3,450 = 153.33, drawn at 153.3 (46.3); Bea and Dot from 100 to the zero line (7).
     assert bars(average) == [
-        ("Ann", "105.1", "76.6", "1,610"),
-        ("Cleo", "105.1", "156.9", "3,300"),
-        ("Eve", "105.1", "47.6", "1,000"),
-        ("Bea", "98.0", "7.1", "\u2212150"),
-        ("Dot", "98.0", "7.1", "\u2212150"),
+        ("Ann", "107.0", "74.6", "1,610"),
+        ("Cleo", "107.0", "153.0", "3,300"),
+        ("Eve", "107.0", "46.3", "1,000"),
+        ("Bea", "100.0", "7.0", "\u2212150"),
+        ("Dot", "100.0", "7.0", "\u2212150"),
     ]
 
 
