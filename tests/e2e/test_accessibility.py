@@ -399,6 +399,11 @@ def test_the_charts_have_no_axe_fault_and_read_in_either_theme_and_on_paper(page
     for line in colours["lines"]:
         assert line["contrast"] >= 3, f"[{scheme}] a side's line is {line['contrast']:.2f}:1 on the chart: {line}"
     assert min(colours["words"]) >= 4.5, f"[{scheme}] words on the chart at {min(colours['words']):.2f}:1"
+    # Its words are 16 high in the viewBox: on the narrowest phone a unit is still a pixel or more.
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert chart.evaluate("(svg) => svg.getScreenCTM().a") >= 1, "the chart's words are under 16 px at 360 px"
+    assert no_horizontal_scroll(page), "the scoresheet scrolls sideways at 360 px"
+    page.set_viewport_size({"width": 390, "height": 844})
     check(page, scheme, problems)
 
     page.emulate_media(media="print")
