@@ -109,6 +109,9 @@ def _register(app: Flask, root: Path) -> None:
     db.init_app(app)
     errors.init_app(app)
     web.init_app(app)
+    from . import chart
+
+    chart.init_app(app)  # the game's chart and the statistics' bars (templates/_chart.html)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
     for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):

@@ -352,3 +352,80 @@ def test_every_control_on_the_hand_form_has_a_name(page: Page, live_server: str)
         open_the_counting_grid(page, side)
     unnamed += form.evaluate(UNNAMED_CONTROLS_JS)
     assert not unnamed, "Controls with no accessible name: " + ", ".join(sorted(set(unnamed)))
+
+
+# --- The charts: the game in a picture, the statistics' bars ----------------------------------------------------
+
+# Each chart's parts against the chart's own background, as the phone draws them: every line 3:1 or more (WCAG
+# 1.4.11), every word 4.5:1 or more; and how each side's line is stroked.
+CHART_COLOURS_JS = """(svg) => {
+  const rgb = (colour) => colour.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (colour) => {
+    const linear = (c) => c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    const [r, g, b] = rgb(colour).map((c) => linear(c / 255));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (one, other) => {
+    const [high, low] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+    return (high + 0.05) / (low + 0.05);
+  };
+  const background = getComputedStyle(svg).backgroundColor;
+  return {
+    lines: [...svg.querySelectorAll('.side-line')].map((line) => {
+      const style = getComputedStyle(line);
+      return {stroke: style.stroke, dashes: style.strokeDasharray, contrast: ratio(style.stroke, background)};
+    }),
+    words: [...svg.querySelectorAll('text')].map((text) => ratio(getComputedStyle(text).fill, background)),
+  };
+}"""
+GAME_CHART = "The game in a chart: each side's running total after every hand"
+
+
+def test_the_charts_have_no_axe_fault_and_read_in_either_theme_and_on_paper(page: Page, live_server: str, scheme: str):
+    """The game's chart on the scoresheet and the scoreboard, and the statistics' bars: images with a name and a
+    sentence, their lines and words clear of their background in the phone's theme, black dashes on paper."""
+    problems: list[str] = []
+    start_game(page, live_server)
+    # Us: a natural 500 + a mixed 300 + out 100 + Count 50 = 950 a hand. Them: a mixed 300 + Count 40 = 340,
+    # then 300 − 40 = 260. After two hands: Us 1,900, Them 600.
+    for number in (1, 2):
+        enter_hand(page, number, us_count="50", them_count="-40" if number == 2 else "40")
+    chart = page.get_by_role("img", name=GAME_CHART)
+    expect(chart).to_be_visible()
+    expect(chart).to_have_accessible_description("Us lead 1,900 to 600 after 2 hands.")
+    expect_the_theme(page, scheme)
+    colours = chart.evaluate(CHART_COLOURS_JS)
+    assert len(colours["lines"]) == 2
+    for line in colours["lines"]:
+        assert line["contrast"] >= 3, f"[{scheme}] a side's line is {line['contrast']:.2f}:1 on the chart: {line}"
+    assert min(colours["words"]) >= 4.5, f"[{scheme}] words on the chart at {min(colours['words']):.2f}:1"
+    # Its words are 16 high in the viewBox: on the narrowest phone a unit is still a pixel or more.
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert chart.evaluate("(svg) => svg.getScreenCTM().a") >= 1, "the chart's words are under 16 px at 360 px"
+    assert no_horizontal_scroll(page), "the scoresheet scrolls sideways at 360 px"
+    page.set_viewport_size({"width": 390, "height": 844})
+    check(page, scheme, problems)
+
+    page.emulate_media(media="print")
+    expect(chart).to_be_visible()
+    printed = chart.evaluate(CHART_COLOURS_JS)["lines"]
+    assert {line["stroke"] for line in printed} == {"rgb(0, 0, 0)"}
+    assert len({line["dashes"] for line in printed}) == 2, f"the sides' lines look alike on paper: {printed}"
+    page.emulate_media(media="screen")
+
+    page.goto(live_server + page.get_by_role("link", name="Scoreboard link").get_attribute("href"))
+    expect(page.get_by_role("img", name=GAME_CHART)).to_have_accessible_description(
+        "Us lead 1,900 to 600 after 2 hands."
+    )
+    check(page, scheme, problems)
+
+    page.goto(live_server + "/history/statistics")
+    won = page.get_by_role("img", name="Games won by each player")
+    expect(won).to_have_accessible_description("No player has won a finished game yet.")
+    average = page.get_by_role("img", name="Average hand of each player's side")
+    # Ann and Cleo: 1,900 over 2 hands; Bea and Dot 600 over 2.
+    expect(average).to_have_accessible_description("Ann and Cleo have the highest average hand: 950 points.")
+    assert min(average.evaluate(CHART_COLOURS_JS)["words"]) >= 4.5
+    assert no_horizontal_scroll(page), "the statistics scroll sideways"
+    check(page, scheme, problems)
+    assert_none(problems)
