@@ -207,17 +207,22 @@ def _page_is_one_moment(html: str) -> None:
 
 
 def _csv_is_one_moment(text: str) -> None:
+    """The spreadsheet of hands (a heading row, then a row per hand and side): each side's running total is the sum
+    of its hand totals so far, row after row, and the hands are numbered 1, 2, 3 ... with no gap: one revision."""
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    heading = next(i for i, row in enumerate(rows) if row and row[0] == "Hand")
-    running = rows[heading].index("Running total")
-    total_index = rows[heading].index("Hand total")
-    hand_rows = [row for row in rows[heading + 1 :] if row and row[0].isdigit()]
-    totals = {row[1]: int(row[2]) for row in rows if row and row[0] == "Total"}
+    heading = rows[0]
+    assert heading[0] == "Hand"
+    running, total_index = heading.index("Running total"), heading.index("Hand total")
+    hand_rows = [row for row in rows[1:] if row]
+    numbers = sorted({int(row[0]) for row in hand_rows})
+    assert numbers == list(range(1, len(numbers) + 1))
     for side in ("Us", "Them"):
         mine = [row for row in hand_rows if row[2] == side]
-        assert sum(int(row[total_index]) for row in mine) == totals[side]
-        if mine:
-            assert int(mine[-1][running]) == totals[side]
+        assert len(mine) == len(numbers)
+        so_far = 0
+        for row in mine:
+            so_far += int(row[total_index])
+            assert int(row[running]) == so_far
 
 
 def test_reads_while_hands_are_saved_are_each_one_moment_of_the_game(server):
