@@ -18,10 +18,10 @@ const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
 const partOf = (input) => input.dataset.part || "";
 const sideInputs = (form, s) => [...form.elements].filter((input) => input.name?.startsWith("s" + s + "-") && input.type !== "radio");
 const signOf = (form, input) => form.elements.namedItem(input.name + "_sign");
-// Put `value` at `path` ("cards.melded.aces") in `object`; get it back.
-function put(object, path, value) {
+// Put `value` at `path` ("cards.melded.aces", "sides.0.players.1": a list) in `object`; get it back.
+export function put(object, path, value) {
   const keys = path.split("."), last = keys.pop();
-  for (const key of keys) object = object[key] = object[key] || {};
+  keys.forEach((key, i) => { object = object[key] = object[key] || (/^\d/.test(keys[i + 1] ?? last) ? [] : {}); });
   if (last !== undefined && value !== undefined) object[last] = value;
 }
 const got = (object, path) => path.split(".").reduce((o, key) => o?.[key], object);

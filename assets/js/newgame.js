@@ -2,7 +2,7 @@
 // answer from the server starts the game on this phone (docs/architecture.md, "Games started offline").
 import { $, $$, byId, inside, newId, now, on } from "./dom.js";
 import { LOCAL, localShellUrl, putGame } from "./store.js";
-import { wholeNumber } from "./handform.js";
+import { put, wholeNumber } from "./handform.js";
 import { WAIT_MS, post, registerBackgroundSync } from "./sync.js";
 
 // New game: the first-dealer list names the players as they are typed, without a trip to the
@@ -32,37 +32,37 @@ if (newGameForm) nameSeats({ target: newGameForm });
 // document for the provisional figures, from the rules the page was rendered with (#new-game-rules).
 // The game lives in store GAMES under a local id ("local-…"), its hands in the queue like any other
 // game's; its scoresheet is /offline/game#<local id>, a page kept on the phone that this script fills.
-// The game document the form describes, as NewGameForm.document_json reads it: sides, players, first
-// dealer; the rules as the page shows them, or the chosen preset's when it was chosen offline (the
-// page could not fetch its values: the server fills them from the preset too, see startOffline).
-function newGameDocument(fields, data) {
-  const players = fields.get("players") || "4", problems = [];
-  const sideCount = players === "6" ? 3 : 2, perSide = players === "2" ? 1 : 2;
-  const field = (name) => (fields.get(name) || "").trim();
-  const sides = Array.from({ length: sideCount }, (_, s) => {
-    const name = field("side" + s + "_name");
-    if (!name) problems.push("Give side " + (s + 1) + " a name.");
-    return { name, players: Array.from({ length: perSide }, (_, p) => {
-      const player = field("player" + s + "_" + p);
-      if (!player) problems.push("Give player " + (p + 1) + " of side " + (s + 1) + " a name.");
-      return player;
-    }) };
-  });
-  const preset = fields.get("preset") || data.rules_from;
+// The game document the form describes, read from its markup: each field that the document takes names its place in
+// it (data-doc: "sides.0.players.1", "first_dealer", "rules.target"), and only the fields shown count (the table
+// chosen shows its sides and players). A name left blank is said in the field's data-missing; a number (data-least,
+// its least) that is not one in its data-wrong. The rules are the page's (#new-game-rules), or the chosen preset's
+// when it was chosen offline (the page could not fetch its values: the server fills them from the preset too, see
+// startOffline); only then are the rules' fields on the page left out.
+function newGameDocument(form, data) {
+  const problems = [], preset = new FormData(form).get("preset") || data.rules_from;
   const samePreset = preset === data.rules_from && data.rules;
-  const rules = JSON.parse(JSON.stringify(samePreset ? data.rules : data.presets[preset] || data.presets.modern));
-  if (samePreset) {
-    const target = wholeNumber(fields.get("target"));
-    if (target.error || (target.value !== null && target.value < 5)) problems.push("Points to win: enter a whole number of 5 or more.");
-    else if (target.value !== null) rules.target = target.value;
+  const doc = { format: "scorepad-game", version: 1,
+    rules: JSON.parse(JSON.stringify(samePreset ? data.rules : data.presets[preset] || data.presets.modern)),
+    sides: [], first_dealer: 0, hands: [] };
+  for (const input of $$("[data-doc]", form)) {
+    const { doc: path, missing, least, wrong } = input.dataset;
+    if (!input.getClientRects().length || (!samePreset && path.startsWith("rules."))) continue;
+    let value = input.value.trim();
+    if (least !== undefined) {
+      const number = wholeNumber(value), wrongly = number.error || (number.value !== null && number.value < +least);
+      if (wrongly && wrong) problems.push(wrong);
+      if (wrongly || number.value === null) continue;
+      value = number.value;
+    } else if (!value && missing) problems.push(missing);
+    put(doc, path, value);
   }
-  let dealer = parseInt(fields.get("first_dealer") || "0", 10);
-  if (!(dealer >= 0 && dealer < sideCount * perSide)) dealer = 0;
-  return { problems, doc: { format: "scorepad-game", version: 1, rules, sides, first_dealer: dealer, hands: [] } };
+  const seats = doc.sides.reduce((n, side) => n + side.players.length, 0);
+  if (!(doc.first_dealer < seats)) doc.first_dealer = 0;
+  return { problems, doc };
 }
 async function startOffline(form, data, key) {
   const fields = new URLSearchParams(new FormData(form));  // as the browser would post them
-  const made = newGameDocument(fields, data);
+  const made = newGameDocument(form, data);
   if (made.problems.length) {
     const slot = byId("new-game-offline-error");
     if (slot) slot.textContent = "No connection, and the game can't start as it is: " + made.problems.join(" ") +
