@@ -11,10 +11,10 @@
 //   data-credit="cutter"  the whole hand's (the perfect cut), credited to the cutter's side
 //   data-also             a problem's field that lands on this input too ("cards": the Count)
 import { $, $$, byId, el } from "./dom.js";
-import { gameOf } from "./rules.js";
+import { gameOf, signed } from "./rules.js";
 
 const SIDE = /^s(\d+)-/;
-const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
+export const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
 const partOf = (input) => input.dataset.part || "";
 const sideInputs = (form, s) => [...form.elements].filter((input) => input.name?.startsWith("s" + s + "-") && input.type !== "radio");
 const signOf = (form, input) => form.elements.namedItem(input.name + "_sign");
@@ -155,11 +155,12 @@ export function showProblems(form, problems, quiet) {
 }
 
 // What is set under each side's "More", in words beside it, as the server says it: nothing set is out of sight. Each
-// entry by its label (without its hint), a choice by the option chosen (a yes-or-no one after its label too).
+// entry by its label (without its hint), a choice by the option chosen (a yes-or-no one after its label too), a
+// number with its sign by its figure.
 export function summarize(form) {
   for (const more of $$("details.more", form)) {
     const said = [];
-    for (const input of $$("input, select", more)) {
+    for (const input of $$("input:not([type=radio]), select", more)) {
       const label = $(`label[for='${input.id}']`, more)?.cloneNode(true), value = input.value.trim();
       label?.querySelectorAll("small").forEach((hint) => hint.remove());
       const name = label?.textContent.trim();
@@ -168,6 +169,9 @@ export function summarize(form) {
       } else if (input.tagName === "SELECT") {
         const chosen = input.selectedOptions[0].text;
         if (value) said.push(input.dataset.kind === "yes-no" ? name + ": " + chosen : chosen);
+      } else if (input.dataset.sign) {
+        const number = wholeNumber(value).value;
+        if (number != null) said.push(name + ": " + signed(signOf(form, input)?.value === "-" ? -number : number));
       } else if (value && value !== "0") {
         said.push(name + ": " + value);
       }

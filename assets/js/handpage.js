@@ -7,7 +7,7 @@ import { KEPT } from "./status.js";
 import {
   freshest, isConflict, newItem, notConflicts, pageGame, playerOfSeat, putItem, queuedFor, withHands,
 } from "./store.js";
-import { fillForm, markField, readForm, setField, showProblems } from "./handform.js";
+import { fillForm, markField, readForm, setField, showProblems, summarize } from "./handform.js";
 import { fillFigures } from "./sheet.js";
 import { WAIT_MS, rebase, refresh, registerBackgroundSync } from "./sync.js";
 
@@ -167,6 +167,7 @@ export function handFormShowsPlace(game, items) {
     if (editing && !form.dataset.filled) {
       form.dataset.filled = "true";
       fillForm(form, editing.hand);
+      summarize(form);  // what is set under "More" is said beside it, as the server's form says it
       forgetDrafts(form.getAttribute("action"));
       if (editing.errors?.length) showProblems(form, editing.errors);
       figuresOnThePhone(form);
