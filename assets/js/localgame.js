@@ -7,7 +7,7 @@ import {
   allKeptGames, allQueued, getItem, keptGame, localShellUrl, newItem, playerOfSeat, putItem, queuedFor, sideNames,
   withHands,
 } from "./store.js";
-import { fillForm, showProblems, summarize } from "./handform.js";
+import { fillForm, keyOf, showProblems, summarize } from "./handform.js";
 import { checkedHand } from "./handpage.js";
 import { showWaiting, standings } from "./sheet.js";
 import { registerBackgroundSync, syncAll } from "./sync.js";
@@ -44,8 +44,8 @@ function handFields(doc) {
       Object.keys(WILD).filter((kind) => wild[kind] > 0)));
   });
   for (const input of $$("[name]", fields)) {  // each field's name is its id: "s0-dirty_sevens", "perfect_cut"
-    const name = input.name.replace(/^s\d-/, ""), hint = $(`[for='${input.name}'] small`, fields);
-    if (!has(game, name)) input.closest(".field")?.remove();
+    const hint = $(`[for='${input.name}'] small`, fields);
+    if (!has(game, keyOf(input))) input.closest(".field")?.remove();
     else if (hint) hint.textContent = hintOf(doc, input);
   }
   $$("details.more", fields).forEach((more) => $(".field", more) || more.remove());

@@ -64,9 +64,8 @@ async function startOffline(form, data, key) {
   const fields = new URLSearchParams(new FormData(form));  // as the browser would post them
   const made = newGameDocument(form, data);
   if (made.problems.length) {
-    const slot = byId("new-game-offline-error");
-    if (slot) slot.textContent = "No connection, and the game can't start as it is: " + made.problems.join(" ") +
-      " Your entries are still here.";
+    const slot = byId("new-game-offline-error");  // its words: games/new.html ("#": the problems)
+    if (slot) slot.textContent = slot.dataset.words.replace("#", made.problems.join(" "));
     return;
   }
   if (fields.get("preset") !== data.rules_from) {
