@@ -1,5 +1,5 @@
 """A game started with no connection is played on the phone and reaches the server once when the
-connection returns, then gets its scoreboard link (static/js/offline.js, scorepad/sync.py).
+connection returns, then gets its scoreboard link (assets/js/newgame.js, localgame.js, sync.js; scorepad/sync.py).
 
 The phone reaches the server through `wifi` (conftest), a relay the test cuts for real; the server is asked
 directly what it stored. Figures are worked out by hand from docs/rules.md, modern preset: Us = Ann &

@@ -1,4 +1,4 @@
-"""Hands entered with no connection wait on the phone and reach the server once (static/js/offline.js,
+"""Hands entered with no connection wait on the phone and reach the server once (assets/js/sync.js,
 scorepad/sync.py).
 
 The phone reaches the server through `wifi` (conftest), a relay the test cuts for real. The server is
