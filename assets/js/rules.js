@@ -1,7 +1,7 @@
 // scorepad/rules.py in the browser, for hands entered offline (docs/architecture.md): every value from the
 // game's own rules; held to the Python answers by tests/vectors/rules.json (scripts/rule_vectors.py).
-// Part of static/js/scorepad.min.js (scripts/build_js.mjs): offline.js calls these functions directly, and
-// window.ScorepadRules gives them to the tests.
+// An ES module of static/js/scorepad.min.js (scripts/build_js.mjs): the other modules import what the export list at
+// the end names, and window.ScorepadRules gives the figures and checks to the tests.
 // rules.SIDE_FIELDS: name, kind (i number, f number or null, b boolean, m boolean or null, s name, c grid), label.
 const FIELDS = [
   ["red_threes", "i", "Red 3s"], ["black_threes", "i", "Black 3s"],
@@ -507,3 +507,5 @@ window.ScorepadRules = {
   scoreGame, checkHand,
   tables: { fields: LABEL, cards: CARDS, wild: WILD, presets: PRESETS, specialHands: SPECIAL_HANDS }
 };
+
+export { WILD, checkHand, gameOf, has, points, scoreGame, scoreOneHand, signed, specialHandName };

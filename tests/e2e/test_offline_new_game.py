@@ -1,5 +1,5 @@
 """A game started with no connection is played on the phone and reaches the server once when the
-connection returns, then gets its scoreboard link (static/js/offline.js, scorepad/sync.py).
+connection returns, then gets its scoreboard link (assets/js/newgame.js, localgame.js, sync.js; scorepad/sync.py).
 
 The phone reaches the server through `wifi` (conftest), a relay the test cuts for real; the server is asked
 directly what it stored. Figures are worked out by hand from docs/rules.md, modern preset: Us = Ann &
@@ -141,3 +141,31 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
         ],
     ]
     assert stored["totals"] == [1800, 1760]
+
+
+def test_a_two_player_game_started_offline_takes_the_names_shown_and_asks_for_a_missing_one(page, wifi):
+    """The game document is read from the fields the page shows: at a table of two, one player a side (the second
+    player's fields, hidden, are not read); a name left blank is said in words, and nothing typed is lost."""
+    on_the_phone_from_the_start(page, wifi.url)
+    wifi.cut()
+
+    page.goto(wifi.url + "/games/new")
+    expect(page.locator("html")).to_have_attribute("data-served", "copy")
+    page.get_by_label("Player 1 of side 1", exact=True).fill("Ann")
+    page.get_by_label("Player 2 of side 1", exact=True).fill("Cleo")  # typed before the table changed, then hidden
+    page.get_by_text("Two players", exact=True).click()
+    expect(page.get_by_label("Player 2 of side 1", exact=True)).to_be_hidden()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#new-game-offline-error")).to_have_text(
+        "No connection, and the game can't start as it is: Give player 1 of side 2 a name. Your entries are still here."
+    )
+    expect(page).to_have_url(re.compile(r"/games/new$"))
+    expect(page.get_by_label("Player 1 of side 1", exact=True)).to_have_value("Ann")
+
+    page.get_by_label("Player 1 of side 2", exact=True).fill("Bea")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/offline/game#local-"))
+    expect(page.locator("h1")).to_have_text("Us v Them")
+    expect(page.locator(".side-players")).to_have_text(["Ann", "Bea"])  # one player a side: Cleo is not in it
+    # Two seats, Ann's and Bea's: Ann deals hand 1; Bea cuts (the cutter sits before the dealer).
+    expect(page.locator(".next-deal")).to_have_text(re.compile(r"^Hand 1: Ann deals"))

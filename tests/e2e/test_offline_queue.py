@@ -1,4 +1,4 @@
-"""Hands entered with no connection wait on the phone and reach the server once (static/js/offline.js,
+"""Hands entered with no connection wait on the phone and reach the server once (assets/js/sync.js,
 scorepad/sync.py).
 
 The phone reaches the server through `wifi` (conftest), a relay the test cuts for real. The server is
@@ -314,3 +314,53 @@ def test_scorepad_is_installable(browser_type, browser_type_launch_args, live_se
         assert session.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+def test_a_hand_counted_by_the_grid_or_reported_as_a_base_waits_as_the_server_reads_it(page, wifi, live_server):
+    """The hand kept on the phone is read from the form as the server reads it: the counting grid's cells, a Base
+    reported instead of the entries with its sign; a waiting hand opened to edit shows them again."""
+    start_game(page, wifi.url)
+    gid = game_id(page)
+    keep_on_the_phone(page)
+    wifi.cut()
+
+    page.get_by_role("link", name="Enter hand 1").click()
+    us, them = page.locator('fieldset[data-side="0"]'), page.locator('fieldset[data-side="1"]')
+    us.get_by_label("Natural canastas", exact=True).fill("2")
+    us.locator(".grid-toggle").click()
+    us.get_by_label("Jokers melded", exact=True).fill("1")
+    us.get_by_label("Aces melded", exact=True).fill("2")
+    us.get_by_label("8 to K in hand", exact=True).fill("1")
+    them.get_by_role("textbox", name=re.compile("^Count")).fill("60")
+    them.get_by_text("More for Them").click()
+    them.get_by_role("textbox", name=re.compile("^Base as reported")).fill("300")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    # Us: 2 naturals 1,000; Count by the grid: a joker 50 and two aces 40 melded, less a king in hand 10 = 80: 1,080.
+    # Them: the Base reported, 300, and Count 60: 360.
+    assert figures(page, 1) == [["1,000", "80", "1,080", "1,080"], ["300", "60", "360", "360"]]
+
+    page.locator("#hand-1").get_by_role("link", name="Edit hand 1").click()
+    expect(page.locator("h1")).to_have_text("Edit hand 1 (not yet synced)")
+    expect(us.locator(".grid-toggle input")).to_be_checked()
+    expect(us.get_by_label("Jokers melded", exact=True)).to_have_value("1")
+    expect(us.get_by_label("8 to K in hand", exact=True)).to_have_value("1")
+    # What is set under Them's "More" is said beside it, as the server says it: nothing set is out of sight.
+    expect(them.locator(".more-summary")).to_have_text("Base as reported: 300")
+    them.get_by_text("More for Them").click()
+    reported = them.get_by_role("textbox", name=re.compile("^Base as reported"))
+    expect(reported).to_have_value("300")
+    them.get_by_label("Base as reported minus").check(force=True)  # it was a Base of −300
+    page.get_by_role("button", name="Save changes").click()
+    # Them: −300 and Count 60: −240.
+    expect(page.locator("#hand-1 .hand-total").nth(1)).to_have_text(MINUS + "240")
+
+    wifi.restore()
+    page.reload()  # the queue is sent on page load
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    assert entered(server_game(live_server, gid)) == [
+        [
+            {"natural_canastas": 2, "cards": {"melded": {"jokers": 1, "aces": 2}, "in_hand": {"high": 1}}},
+            {"reported_base": -300, "count": 60},
+        ]
+    ]

@@ -1,0 +1,47 @@
+// Quicker input on a phone, on every form: steppers, digits only, and nothing hidden under the hand form's bar.
+import { $, byId, inside, on } from "./dom.js";
+
+// Steppers: the - and + buttons beside a number change it by one, within its data-min and
+// data-max, and fire "input" so the live preview follows.
+on("click", (event) => {
+  const button = inside(event, "button.step");
+  const input = button && byId(button.dataset.for);
+  if (!input) return;
+  const { min, max } = input.dataset;
+  const value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
+  input.value = Math.min(max === undefined ? Infinity : +max, Math.max(min === undefined ? -Infinity : +min, value));
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  keepAboveTheBar(button);
+});
+
+// Number fields take digits only (a Count may also start with a minus sign). Anything else is
+// refused where it was typed, and said in that field's own message slot; the server refuses it
+// too, for a phone without this script.
+on("input", (event) => {
+  if (event.target.dataset) delete event.target.dataset.refused;
+});
+on("beforeinput", (event) => {
+  const input = event.target, sign = input.dataset?.sign;
+  if (!input.classList?.contains("digits") || event.data === null) return;
+  const { value, selectionStart: start, selectionEnd: end } = input;
+  const after = value.slice(0, start ?? value.length) + event.data + value.slice(end ?? value.length);
+  if ((sign ? /^[-\u2212]?[0-9]*$/ : /^[0-9]*$/).test(after)) return;
+  event.preventDefault();
+  const slot = byId(input.id + "-error");
+  if (!slot) return;
+  // Kept until the field takes a keystroke, across live previews.
+  slot.textContent = input.dataset.refused = "Digits only here: \u201c" + event.data + "\u201d can't be part of a number." +
+    (sign ? " For a minus Count, tap \u2212." : "");
+  input.setAttribute("aria-invalid", "true");
+});
+
+// The bar at the bottom of the hand form never covers what is being tapped or typed: a control
+// that lands under it (focus, a stepper's tap, the keyboard opening) is scrolled up above it.
+function keepAboveTheBar(element) {
+  const bar = $(".entry-bar");
+  if (!bar || !element?.closest?.("form.hand-form") || bar.contains(element)) return;
+  const below = element.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+  if (below > -8) scrollBy(0, below + 16);
+}
+on("focusin", (event) => keepAboveTheBar(event.target));
+addEventListener("resize", () => keepAboveTheBar(document.activeElement));
