@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scorepad import create_app
@@ -31,6 +33,14 @@ def pytest_configure(config) -> None:
     """Find out which database this run is on before any test: SQLite, or the PostgreSQL server
     SCOREPAD_TEST_DATABASE_URL names; a server out of reach stops the run at once."""
     config.stash[DATABASE] = databases.describe()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the browser tests (tests/e2e/) `e2e`: scripts/test.sh runs them apart (-m e2e, -m "not e2e")."""
+    browser_tests = Path(__file__).parent / "e2e"
+    for item in items:
+        if browser_tests in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 def pytest_report_header(config) -> str:

@@ -30,6 +30,11 @@ CHROMIUM_FLAGS = [
     "--disable-gpu",
 ]
 PHONE = {"width": 390, "height": 844}
+# How long expect() waits for what a page shows: 20 s, not Playwright's 5 s. Pages come from a server in the test
+# process on a machine that may be busy (a Start answered in 6 s once failed a test about something else). Waiting
+# longer only delays a failure: a test that times the app measures it itself, in the page or with its own timeout.
+PAGE_WAIT_MS = 20_000
+expect.set_options(timeout=PAGE_WAIT_MS)
 
 
 @pytest.fixture(scope="session")

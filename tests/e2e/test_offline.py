@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from conftest import start_game
+from conftest import start_game, until
 
 # Far from UTC, and by a half hour: the banner's time must be the phone's, not the server's.
 PHONE_TIME_ZONE = "Asia/Kolkata"
@@ -110,8 +110,18 @@ def test_the_form_that_edits_a_stored_hand_is_never_served_from_the_phone_offlin
     expect(page.locator("#sync-status")).to_be_hidden()  # the page says so itself, and has no figures
 
 
+def keeps_on_their_way(page) -> set:
+    """The service worker's requests for a page to keep (Scorepad-Keep) from now on, while they are on their way."""
+    flying: set = set()
+    page.context.on("request", lambda request: request.headers.get("scorepad-keep") and flying.add(request))
+    for event in ("requestfinished", "requestfailed"):
+        page.context.on(event, lambda request: flying.discard(request))
+    return flying
+
+
 def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
     start_game(page, wifi.url)
+    keeps = keeps_on_their_way(page)
     keep_on_the_phone(page)
     page.get_by_role("link", name="Enter hand 1").click()
     us = page.locator('fieldset[data-side="0"]')
@@ -121,10 +131,15 @@ def test_a_hand_saved_online_is_in_the_copy_kept_for_offline(page, wifi):
     # Us: two naturals 1,000 + 150 = 1,150
     expect(page.locator(".total-figure").first).to_have_text("1,150")
     # The copy kept for offline is refreshed in the background: wait until it holds the new hand.
-    page.wait_for_function("""async () => {
+    # The cache shows a copy while the worker is still storing it; cut then, that copy is lost (the one before it
+    # stays). So the worker's requests must have come in whole, and the copy they stored hold the new hand.
+    kept_with_hand_1 = """async () => {
         const kept = await caches.match(location.pathname);
         return kept && (await kept.text()).includes('id="hand-1"');
-    }""")
+    }"""
+    page.wait_for_function(kept_with_hand_1)
+    until(page, lambda: not keeps, "the worker's copies coming in whole")
+    page.wait_for_function(kept_with_hand_1)
     wifi.cut()
     page.reload()
     expect(page.locator("#sync-status")).to_be_visible()
