@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import hashlib
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from . import delivery, document, service, store
@@ -17,7 +18,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.before_request
-def require_json_body() -> ResponseReturnValue:
+def require_json_body() -> None:
     """A body sent to the API is JSON, declared so (415 otherwise): a page of another site can post a form as
     text/plain without asking, but not as application/json."""
     if request.method in ("POST", "PUT", "PATCH") and request.mimetype != "application/json":
@@ -47,19 +48,19 @@ def format_error(error: document.FormatError) -> ResponseReturnValue:
 
 
 @bp.errorhandler(store.GameNotFound)
-def not_found(error) -> ResponseReturnValue:
+def not_found(error: store.GameNotFound) -> ResponseReturnValue:
     """An unknown game: 404."""
     return error_json(404, "There is no game with that id.")
 
 
 @bp.errorhandler(store.GameFinished)
-def finished(error) -> ResponseReturnValue:
+def finished(error: store.GameFinished) -> ResponseReturnValue:
     """A hand sent to a finished game: 409."""
     return error_json(409, "This game is over: no more hands can be added.")
 
 
 @bp.errorhandler(store.EditConflict)
-def conflict(error) -> ResponseReturnValue:
+def conflict(error: store.EditConflict) -> ResponseReturnValue:
     """Someone else changed the game at the same moment: 409, try again."""
     current_app.logger.info("Edit conflict on %s %s", request.method, request.path)
     if request.if_match:  # the game changed between the check of If-Match and the write
@@ -72,7 +73,7 @@ class StaleRevision(Exception):
 
 
 @bp.errorhandler(StaleRevision)
-def stale_revision(error) -> ResponseReturnValue:
+def stale_revision(error: StaleRevision | store.EditConflict) -> ResponseReturnValue:
     """A PUT or DELETE for an older revision of the game: 412, nothing changed."""
     current_app.logger.info("Stale If-Match on %s %s", request.method, request.path)
     return error_json(
@@ -88,7 +89,7 @@ def _check_if_match(stored: store.Stored) -> None:
         raise StaleRevision()
 
 
-def _with_etag(response, stored: store.Stored):
+def _with_etag(response: Response, stored: store.Stored) -> Response:
     """The answer with the game's revision as its ETag (what If-Match names)."""
     response.set_etag(str(stored.record.version))
     return response
@@ -118,7 +119,8 @@ def openapi() -> ResponseReturnValue:
     return response.make_conditional(request)
 
 
-def _json_body():
+def _json_body() -> Any:
+    """The request's JSON body, whatever its shape: the document's parsers judge it (FormatError: 400)."""
     return document.load_json(request.get_data())
 
 

@@ -8,15 +8,22 @@ their fields, so every error renders beside the field it names.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from wtforms import BooleanField, Form, IntegerField, RadioField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms import BooleanField, Field, Form, IntegerField, RadioField, SelectField, StringField
+
+# SelectChoice is WTForms 3.3's; types-WTForms still describes 3.2 (pyproject.toml). mypy says so once the stubs
+# catch up (warn_unused_ignores), and this ignore goes.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
+from wtforms.form import BaseForm
 from wtforms.validators import NumberRange, Optional, StopValidation
 
 from . import document, rules
 from .rules import Problem
+
+if TYPE_CHECKING:
+    from werkzeug.datastructures import MultiDict
 
 SUMMARY = "Check the entries marked in red below."
 MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
@@ -25,7 +32,7 @@ MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
 CARD_GRID = tuple((kind, rules.CARD_LABELS[kind], rules.CARD_POINTS[kind]) for kind in rules.CARD_KINDS)
 
 
-def choices(pairs) -> list[SelectChoice]:
+def choices(pairs: Iterable[tuple[object, str]]) -> list[SelectChoice]:
     """WTForms choices from (value, label) pairs."""
     return [SelectChoice(str(value), label) for value, label in pairs]
 
@@ -33,19 +40,21 @@ def choices(pairs) -> list[SelectChoice]:
 class WholeNumber(IntegerField):
     """An integer field that says what it wants in a card player's words; empty means 0."""
 
-    def __init__(self, label=None, minimum: int | None = 0, example: str = "3", **kwargs):
-        validators = [Optional()]
+    data: int | None  # None: left empty, or not a whole number
+
+    def __init__(self, label: str | None = None, minimum: int | None = 0, example: str = "3", **kwargs: Any) -> None:
+        validators: list[Optional | NumberRange] = [Optional()]
         if minimum is not None:
             validators.append(NumberRange(min=minimum, message="Can't be less than %(min)s."))
         self.example = example
         super().__init__(label, validators=validators, **kwargs)
 
-    def pre_validate(self, form):
+    def pre_validate(self, form: BaseForm) -> None:
         """Text that isn't a number has been told so; range checks would only add noise."""
         if self.process_errors:
             raise StopValidation()
 
-    def process_formdata(self, valuelist):
+    def process_formdata(self, valuelist: list[str]) -> None:
         """Read a whole number, allowing a real minus sign and thousands separators."""
         if valuelist and valuelist[0].strip():
             text = valuelist[0].strip().replace("\u2212", "-")
@@ -65,7 +74,7 @@ def signed(number: int, sign: str) -> int:
     return -number if sign == "-" and number > 0 else number
 
 
-def attach_problems(problems: Sequence[Problem], field_for) -> list[str]:
+def attach_problems(problems: Sequence[Problem], field_for: Callable[[tuple], Field | None]) -> list[str]:
     """Put each problem on the field its path names (a problem with the whole hand on every field it
     involves, on each side); return the messages that belong to no field shown."""
     leftovers = []
@@ -141,7 +150,7 @@ class SideForm(Form):
     # The perfect cut is one switch for the whole hand (HandForm), credited to the cutter's side.
     SWITCH_ENTRIES = tuple(name for name in rules.BOOL_FIELDS if name != "perfect_cut")
 
-    def uses(self, field) -> bool:
+    def uses(self, field: Field) -> bool:
         """Whether this side's entry takes this field as things stand (see entry_json)."""
         name = field.short_name
         if self.special_hand.data:
@@ -234,8 +243,13 @@ class HandForm:
     """The hand form: a SideForm per side (prefixed s0-, s1-, ...) and the hand's perfect-cut switch."""
 
     def __init__(
-        self, formdata, game_rules: rules.Rules, table: rules.Table, hand_index: int, entries: list[dict] | None = None
-    ):
+        self,
+        formdata: MultiDict[str, str] | None,
+        game_rules: rules.Rules,
+        table: rules.Table,
+        hand_index: int,
+        entries: list[dict] | None = None,
+    ) -> None:
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
         self.cutter_side = table.cutter_side(hand_index)
         hand_choices = choices(
@@ -283,7 +297,7 @@ class HandForm:
             entries[self.cutter_side]["perfect_cut"] = True
         return {"sides": entries}
 
-    def field_for(self, path: tuple):
+    def field_for(self, path: tuple) -> Field | None:
         """The form field a problem path names, or None for a problem with the whole hand."""
         if len(path) < 3 or path[0] != "sides":
             return None
@@ -376,7 +390,7 @@ class HandForm:
                 said.append(message)
         return said
 
-    def shown(self, field) -> bool:
+    def shown(self, field: Field) -> bool:
         """Whether the page shows this side field for the game's preset (and so has a slot for its errors)."""
         name = field.short_name
         if name.endswith("_black_threes"):  # a card in the counting grid only where 3s are not exposed
@@ -519,7 +533,7 @@ class NewGameForm(Form):
         """Fill the table rules from complete rules (all of them, or only the ones not given: a blank value is
         theirs). Rules the page doesn't show for the chosen preset's family are filled too, so they travel."""
 
-        def fill(field, value) -> None:
+        def fill(field: Field, value: object) -> None:
             if not only_unset or field.data is None:
                 field.data = value
 
@@ -549,7 +563,7 @@ class NewGameForm(Form):
                 self[f"hand_{key}"].data = key in hands
                 self[f"hand_{key}_points"].data = hands.get(key)
 
-    def special_hand_fields(self):
+    def special_hand_fields(self) -> list[tuple[str, Field, Field]]:
         """(key, switch field, points field) for the catalogue of special hands."""
         return [(key, self[f"hand_{key}"], self[f"hand_{key}_points"]) for key in rules.SPECIAL_HAND_NAMES]
 
@@ -587,7 +601,7 @@ class NewGameForm(Form):
         return groups
 
     @staticmethod
-    def hint(field) -> str:
+    def hint(field: Field) -> str:
         """What a table rule means, in a short line ("" where its label says it all)."""
         return RULE_HINTS.get(field.short_name, "")
 
@@ -639,7 +653,7 @@ class NewGameForm(Form):
             if i == 0 or start.data is not None or minimum.data is not None
         ]
 
-    def field_for(self, path: tuple):
+    def field_for(self, path: tuple) -> Field | None:
         """The form field a problem path names."""
         if path[:1] == ("rules",) and len(path) >= 2:
             if path[1] == "special_hands" and len(path) == 3:
@@ -659,17 +673,17 @@ class NewGameForm(Form):
             return self.first_dealer
         return None
 
-    def _band_field(self, path: tuple):
+    def _band_field(self, path: tuple) -> Field:
         """The Minimum Count field a path inside "minimum_counts" names: (band, "from" or "minimum")."""
         bands = self._bands()
         if not path or not isinstance(path[0], int) or not 0 <= path[0] < len(bands):
-            return self.band0_minimum
+            return self["band0_minimum"]
         row = bands[path[0]][0]
         if len(path) > 1 and path[1] == "from" and row:
             return self[f"band{row}_from"]
         return self[f"band{row}_minimum"]
 
-    def group_has_errors(self, fields) -> bool:
+    def group_has_errors(self, fields: Iterable[Field | None]) -> bool:
         """Whether a group of the table rules holds an error (its section then opens)."""
         return any(field.errors for field in fields if field is not None)
 
