@@ -335,7 +335,7 @@ def test_a_hand_counted_by_the_grid_or_reported_as_a_base_waits_as_the_server_re
     them.get_by_text("More for Them").click()
     them.get_by_role("textbox", name=re.compile("^Base as reported")).fill("300")
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator("#hand-1 .not-synced")).to_have_text("not yet synced")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     # Us: 2 naturals 1,000; Count by the grid: a joker 50 and two aces 40 melded, less a king in hand 10 = 80: 1,080.
     # Them: the Base reported, 300, and Count 60: 360.
     assert figures(page, 1) == [["1,000", "80", "1,080", "1,080"], ["300", "60", "360", "360"]]
@@ -357,7 +357,7 @@ def test_a_hand_counted_by_the_grid_or_reported_as_a_base_waits_as_the_server_re
 
     wifi.restore()
     page.reload()  # the queue is sent on page load
-    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved on the server.")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
     assert entered(server_game(live_server, gid)) == [
         [
             {"natural_canastas": 2, "cards": {"melded": {"jokers": 1, "aces": 2}, "in_hand": {"high": 1}}},
