@@ -310,11 +310,24 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
         first_dealer = 0
     if not rules.is_whole_number(first_dealer):
         problems.append(Problem(("first_dealer",), "The first dealer is a seat number, counting from 0."))
+    brought_forward = _brought_forward(data.get("brought_forward"), problems)
     if problems:
         raise RuleError(problems)
-    table = Table(sides=tuple(sides), first_dealer=first_dealer)
+    table = Table(sides=tuple(sides), first_dealer=first_dealer, brought_forward=brought_forward)
     rules.check_table(game_rules, table)
     return table
+
+
+def _brought_forward(data: Any, problems: list[Problem]) -> tuple[int, ...]:
+    """The totals brought forward from paper, as sent (their sense is the rules' to judge: check_table); none: ()."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(rules.is_whole_number(total) for total in data):
+        problems.append(
+            Problem(("brought_forward",), "Totals brought forward: one whole number of points for each side, in order.")
+        )
+        return ()
+    return tuple(data)
 
 
 def parse_document(data: Any) -> Game:
@@ -334,7 +347,7 @@ def parse_document(data: Any) -> Game:
             short = isinstance(version, str) and len(version) < 20
         shown = f" {version!r}" if short else ""
         raise FormatError(f"Unknown document version{shown}: this Scorepad reads version {VERSION}.")
-    problems = _unknown(data, ("format", "version", "rules", "sides", "first_dealer", "hands") + GAME_OUTPUTS, ())
+    problems = _unknown(data, ("format", "version", "rules", "sides", "first_dealer", "brought_forward", "hands") + GAME_OUTPUTS, ())
     if problems:
         raise RuleError(problems)
     game_rules = parse_rules(data.get("rules"))
@@ -392,11 +405,14 @@ def rules_json(game_rules: Rules) -> dict:
 
 
 def table_json(table: Table) -> dict:
-    """The sides and the first dealer as JSON."""
-    return {
+    """The sides and the first dealer as JSON, and the totals brought forward if there are any."""
+    out: dict[str, Any] = {
         "sides": [{"name": s.name, "players": list(s.players)} for s in table.sides],
         "first_dealer": table.first_dealer,
     }
+    if table.brought_forward:
+        out["brought_forward"] = list(table.brought_forward)
+    return out
 
 
 def hand_from_json(data: Mapping) -> Hand:

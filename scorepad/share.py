@@ -402,6 +402,9 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
         header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
     header += ["Count from"] + [label for _, label in CSV_FIGURES]
     rows: list[list[object]] = [header]
+    # A game moved in from paper: a line per side before hand 1, its total brought forward as its running total.
+    for side, total in zip(table.sides, table.brought_forward, strict=False):
+        rows.append(["Brought forward", "", side.name, " & ".join(side.players), *[""] * (len(header) - 5), total])
     for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
         dealer = table.player_of_seat(hand_score.dealer)
         for side, entry, side_score in zip(table.sides, hand.sides, hand_score.sides, strict=True):
@@ -424,10 +427,12 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
     started = store.utc(record.created_at).astimezone(UTC).strftime("%Y-%m-%d %H:%M")
     title = " v ".join(side.name for side in game.table.sides)
     winner = _winner(stored)
+    carried = game.table.brought_forward
     rows: list[list[object]] = [
         ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total", "Winner"]
+        + (["Brought forward"] if carried else [])
     ]
-    for side, total in zip(game.table.sides, score.totals, strict=True):
+    for i, (side, total) in enumerate(zip(game.table.sides, score.totals, strict=True)):
         rows.append(
             [
                 title,
@@ -440,6 +445,7 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
                 total,
                 winner,
             ]
+            + ([carried[i]] if carried else [])
         )
     return rows
 

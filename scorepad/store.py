@@ -181,7 +181,17 @@ def _table(record: GameRecord) -> rules.Table:
     return rules.Table(
         sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
         first_dealer=record.first_dealer,
+        brought_forward=tuple(side["brought_forward"] for side in record.sides if "brought_forward" in side),
     )
+
+
+def _sides_json(table: rules.Table) -> list[dict]:
+    """The game's sides as stored: each side's name and players, and its total brought forward if any (kept with
+    the side it belongs to, so no column was needed)."""
+    sides: list[dict] = document.table_json(table)["sides"]
+    for side, total in zip(sides, table.brought_forward, strict=False):
+        side["brought_forward"] = total
+    return sides
 
 
 # Room codes are read aloud across a table: no 0/O, 1/I/L, 2/Z, 5/S, 8/B to mistake for each other.
@@ -211,7 +221,7 @@ def _insert_game(game: Game, room_code: str) -> tuple[Stored, str]:
         room_code=room_code,
         edit_token_hash=_hash(token),
         rules=document.rules_json(game.rules),
-        sides=document.table_json(game.table)["sides"],
+        sides=_sides_json(game.table),
         first_dealer=game.table.first_dealer,
     )
     for n, hand in enumerate(game.hands):
@@ -243,7 +253,7 @@ def create_games(games: list[tuple[Game, str | None]], then: Callable[[list[tupl
                     "room_code": new_room_code(),
                     "edit_token_hash": _hash(secrets.token_urlsafe(24)),  # the token itself is never given out
                     "rules": document.rules_json(game.rules),
-                    "sides": document.table_json(game.table)["sides"],
+                    "sides": _sides_json(game.table),
                     "first_dealer": game.table.first_dealer,
                     "version": 1,
                     "created_at": created,
