@@ -67,7 +67,10 @@ def test_the_rules_count_the_totals_brought_forward_in_cumulatives_minimum_count
         (rules.SideEntry(natural_canastas=2, went_out=True, count=400), rules.SideEntry(mixed_canastas=1, count=100))
     )
     one = rules.score_game(game_rules, table, [hand])
-    assert [(s.total, s.cumulative, s.min_count_next) for s in one.hands[0].sides] == [(1500, 4500, 155), (400, 1900, 125)]
+    assert [(s.total, s.cumulative, s.min_count_next) for s in one.hands[0].sides] == [
+        (1500, 4500, 155),
+        (400, 1900, 125),
+    ]
     # One hand at a time gives the same figures as the whole game.
     assert rules.score_next_hand(game_rules, table, start, hand) == one
 
@@ -95,7 +98,11 @@ def test_a_game_brought_forward_through_the_api_worked_out_by_hand(client):
 @pytest.mark.parametrize(
     ("sent", "field", "words"),
     [
-        ([3002, 1500], "brought_forward.0", "Us's total brought forward is 3,002: canasta scores go in 5s, like 3,000."),
+        (
+            [3002, 1500],
+            "brought_forward.0",
+            "Us's total brought forward is 3,002: canasta scores go in 5s, like 3,000.",
+        ),
         ([0, 5000], "brought_forward.1", "at or past the target of 5,000: that game is already over."),
         ([-200000, 0], "brought_forward.0", "that is far too low for a game."),
         ([3000], "brought_forward", "Give one total brought forward for each of the 2 sides."),

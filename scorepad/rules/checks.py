@@ -76,7 +76,9 @@ def brought_forward_problems(rules: Rules, table: Table) -> list[Problem]:
     if not table.brought_forward:
         return []
     if len(table.brought_forward) != len(table.sides):
-        return [Problem(("brought_forward",), f"Give one total brought forward for each of the {len(table.sides)} sides.")]
+        return [
+            Problem(("brought_forward",), f"Give one total brought forward for each of the {len(table.sides)} sides.")
+        ]
     problems = []
     for i, total in enumerate(table.brought_forward):
         path, name = ("brought_forward", i), table.sides[i].name
@@ -84,10 +86,16 @@ def brought_forward_problems(rules: Rules, table: Table) -> list[Problem]:
             problems.append(Problem(path, f"{name}'s total brought forward: enter a whole number of points."))
         elif total % 5:
             problems.append(
-                Problem(path, f"{name}'s total brought forward is {total:,}: canasta scores go in 5s, like {total - total % 5:,}.")
+                Problem(
+                    path,
+                    f"{name}'s total brought forward is {total:,}: canasta scores go in 5s, "
+                    f"like {total - total % 5:,}.",
+                )
             )
         elif total < LOWEST_BROUGHT_FORWARD:
-            problems.append(Problem(path, f"{name}'s total brought forward is {total:,}: that is far too low for a game."))
+            problems.append(
+                Problem(path, f"{name}'s total brought forward is {total:,}: that is far too low for a game.")
+            )
         elif total >= rules.target:
             problems.append(
                 Problem(
