@@ -324,7 +324,7 @@ CHECKS: list[tuple[str, str, list, list, int, Any]] = [
     # §5.15 shape
     ("shape: not a hand", "modern", FOUR, [], 0, [1, 2]),
     ("shape: sides is not a list", "modern", FOUR, [], 0, {"sides": {"0": {}}}),
-    ("shape: one entry short", "modern", FOUR, [], 0, {"sides": [OUT], "dealer": 3, "note": "x"}),
+    ("shape: one entry short", "modern", FOUR, [], 0, {"sides": [OUT], "dealer": 3, "remark": "x"}),
     ("shape: a side's entry is not an object", "modern", FOUR, [], 0, {"sides": [OUT, 5]}),
     ("shape: unknown fields and wrong types", "modern", FOUR, [], 0,
      hand(side(red_treys=1, natural_canastas=1.5, went_out="yes", wild_canasta=7, special_hand=True,

@@ -429,7 +429,7 @@ function shapeProblems(body, sides) {
   if (!Array.isArray(body.sides)) {
     return [{ field: "sides", message: 'A hand gives one entry for each side: "sides" is a list.' }];
   }
-  const problems = unknown(body, ["sides", "dealer"], "");
+  const problems = unknown(body, ["sides", "note", "dealer"], "");
   if (body.sides.length !== sides) {
     return problems.concat([{ field: "sides", message: `A hand has one entry for each of the ${sides} sides.` }]);
   }
