@@ -219,14 +219,17 @@ def game_chart(
     points: Points,
     winners: Sequence[int] = (),
     finished: bool = False,
+    start: Sequence[int] = (),
 ) -> GameChart | None:
-    """The chart of a game: `cumulatives` holds each hand's running totals, side by side, hand 1 first. None
-    before the first hand (the sheet says there is no hand yet)."""
+    """The chart of a game: `cumulatives` holds each hand's running totals, side by side, hand 1 first; `start`
+    each side's total before hand 1 (brought forward from paper; none: 0). None before the first hand (the sheet
+    says there is no hand yet)."""
     if not cumulatives:
         return None
     sides = len(names)
+    begin = tuple(start) or (0,) * sides
     totals = tuple(cumulatives[-1])
-    figures = [0, target, *(value for hand in cumulatives for value in hand)]
+    figures = [0, target, *begin, *(value for hand in cumulatives for value in hand)]
     step = nice_step((max(figures) - min(figures)) / VALUE_INTERVALS)
     lowest = math.floor(min(figures) / step) * step
     highest = max(math.ceil(max(figures) / step) * step, lowest + step)
@@ -246,7 +249,7 @@ def game_chart(
             side=i,
             name=_short(names[i], NAME_LETTERS),
             total=points(totals[i]),
-            coordinates=((x(0), y(0)), *((x(h + 1), y(hand[i])) for h, hand in enumerate(cumulatives))),
+            coordinates=((x(0), y(begin[i])), *((x(h + 1), y(hand[i])) for h, hand in enumerate(cumulatives))),
             label_y=label_middles[i],
             ahead=i in ahead,
         )
@@ -277,6 +280,7 @@ def scoresheet_chart(score: GameScore, table: Table, target: int, points: Points
         points,
         winners=score.winners,
         finished=score.finished,
+        start=table.brought_forward,
     )
 
 

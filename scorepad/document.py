@@ -39,6 +39,7 @@ GAME_OUTPUTS = (
     "winners",
 )
 HAND_OUTPUTS = ("dealer",)
+HAND_KEYS = ("sides", "note")  # what a hand body may give (its note is the document's, not the rules')
 SIDE_OUTPUTS = ("result",)
 RULE_KEYS = rules.RULE_KEYS
 # A target, or a special hand's points, over 100,000 is absurd (as for the full table rules planned in
@@ -87,6 +88,35 @@ def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> s
     if len(name) > LONGEST_NAME:
         problems.append(Problem(path, f"{label} is {len(name):,} characters long: a name has at most {LONGEST_NAME}."))
     return name
+
+
+# A note on a game or a hand ("at Ann's", "misdeal"): at most 500 characters, never scored.
+LONGEST_NOTE = 500
+
+
+def clean_note(text: Any, path: tuple, label: str, problems: list[Problem]) -> str:
+    """A note as kept: text, with line breaks kept, other control characters and bidi controls taken out and
+    surrounding spaces trimmed ("" if none); not text, or over LONGEST_NOTE characters, is a problem at `path`."""
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        problems.append(Problem(path, f'{label} is text, like "at Ann\'s".'))
+        return ""
+    kept = []
+    for char in text.replace("\r\n", "\n"):
+        if char in BIDI_CONTROLS or (unicodedata.category(char) in ("Cc", "Zl", "Zp") and char != "\n"):
+            if char.isspace():
+                kept.append(" ")
+            continue
+        kept.append(char)
+    note = "".join(kept).strip()
+    if not any(_shows(char) for char in note):
+        return ""
+    if len(note) > LONGEST_NOTE:
+        problems.append(
+            Problem(path, f"{label} is {len(note):,} characters long: a note has at most {LONGEST_NOTE}. Shorten it.")
+        )
+    return note
 
 
 class FormatError(Exception):
@@ -156,6 +186,12 @@ class Game:
     rules: Rules
     table: Table
     hands: tuple[Hand, ...]
+    note: str = ""  # the game's note ("at Ann's"): kept, shown and exported, never scored
+    hand_notes: tuple[str, ...] = ()  # each hand's note ("misdeal"), "" for none; () when no hand has one
+
+    def hand_note(self, n: int) -> str:
+        """Hand n's note (0-based), or ""."""
+        return self.hand_notes[n] if n < len(self.hand_notes) else ""
 
 
 def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem]:
@@ -228,7 +264,7 @@ def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Prob
         return Hand(()), [Problem(path or ("sides",), 'A hand gives one entry for each side: {"sides": [...]}.')]
     if not isinstance(data.get("sides"), list):
         return Hand(()), [Problem(path + ("sides",), 'A hand gives one entry for each side: "sides" is a list.')]
-    problems = _unknown(data, ("sides",) + HAND_OUTPUTS, path)
+    problems = _unknown(data, HAND_KEYS + HAND_OUTPUTS, path)
     if len(data["sides"]) != sides:
         problems.append(Problem(path + ("sides",), f"A hand has one entry for each of the {sides} sides."))
         return Hand(()), problems
@@ -243,6 +279,7 @@ def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Prob
 def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> Hand:
     """A hand from JSON, checked in shape and against the rules; RuleError with paths into `data`."""
     hand, problems = parse_hand(data, len(table.sides))
+    hand_note_of(data, ("note",), problems)
     if problems:
         raise RuleError(problems)
     try:
@@ -310,11 +347,24 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
         first_dealer = 0
     if not rules.is_whole_number(first_dealer):
         problems.append(Problem(("first_dealer",), "The first dealer is a seat number, counting from 0."))
+    brought_forward = _brought_forward(data.get("brought_forward"), problems)
     if problems:
         raise RuleError(problems)
-    table = Table(sides=tuple(sides), first_dealer=first_dealer)
+    table = Table(sides=tuple(sides), first_dealer=first_dealer, brought_forward=brought_forward)
     rules.check_table(game_rules, table)
     return table
+
+
+def _brought_forward(data: Any, problems: list[Problem]) -> tuple[int, ...]:
+    """The totals brought forward from paper, as sent (their sense is the rules' to judge: check_table); none: ()."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(rules.is_whole_number(total) for total in data):
+        problems.append(
+            Problem(("brought_forward",), "Totals brought forward: one whole number of points for each side, in order.")
+        )
+        return ()
+    return tuple(data)
 
 
 def parse_document(data: Any) -> Game:
@@ -334,7 +384,11 @@ def parse_document(data: Any) -> Game:
             short = isinstance(version, str) and len(version) < 20
         shown = f" {version!r}" if short else ""
         raise FormatError(f"Unknown document version{shown}: this Scorepad reads version {VERSION}.")
-    problems = _unknown(data, ("format", "version", "rules", "sides", "first_dealer", "hands") + GAME_OUTPUTS, ())
+    problems = _unknown(
+        data,
+        ("format", "version", "rules", "sides", "first_dealer", "brought_forward", "note", "hands") + GAME_OUTPUTS,
+        (),
+    )
     if problems:
         raise RuleError(problems)
     game_rules = parse_rules(data.get("rules"))
@@ -354,15 +408,29 @@ def parse_document(data: Any) -> Game:
                 )
             ]
         )
-    hands, problems = [], []
+    hands, notes, problems = [], [], []
+    note = clean_note(data.get("note"), ("note",), "The game's note", problems)
     for n, hand_data in enumerate(hands_data):
         hand, hand_problems = parse_hand(hand_data, len(table.sides), ("hands", n))
         hands.append(hand)
+        notes.append(hand_note_of(hand_data, ("hands", n, "note"), problems))
         problems += hand_problems
     if problems:
         raise RuleError(problems)
     rules.score_game(game_rules, table, hands)  # whole-hand problems come back as ("hands", n): the hand named
-    return Game(rules=game_rules, table=table, hands=tuple(hands))
+    return Game(rules=game_rules, table=table, hands=tuple(hands), note=note, hand_notes=kept_notes(notes))
+
+
+def hand_note_of(data: Any, path: tuple, problems: list[Problem]) -> str:
+    """The note a hand body gives ("" for none), cleaned (clean_note)."""
+    if not isinstance(data, Mapping):
+        return ""
+    return clean_note(data.get("note"), path, "The hand's note", problems)
+
+
+def kept_notes(notes: Sequence[str | None]) -> tuple[str, ...]:
+    """Each hand's note ("" for none), or () when no hand has one."""
+    return tuple(note or "" for note in notes) if any(notes) else ()
 
 
 # --- Back to JSON ----------------------------------------------------------------
@@ -392,11 +460,14 @@ def rules_json(game_rules: Rules) -> dict:
 
 
 def table_json(table: Table) -> dict:
-    """The sides and the first dealer as JSON."""
-    return {
+    """The sides and the first dealer as JSON, and the totals brought forward if there are any."""
+    out: dict[str, Any] = {
         "sides": [{"name": s.name, "players": list(s.players)} for s in table.sides],
         "first_dealer": table.first_dealer,
     }
+    if table.brought_forward:
+        out["brought_forward"] = list(table.brought_forward)
+    return out
 
 
 def hand_from_json(data: Mapping) -> Hand:
@@ -424,11 +495,14 @@ def game_document(
         entries = [[side_entry_json(entry) for entry in hand.sides] for hand in game.hands]
     names = [f.name for f in fields(rules.SideScore)]
     hands = []
-    for hand_entries, hand_score in zip(entries, score.hands, strict=True):
+    for n, (hand_entries, hand_score) in enumerate(zip(entries, score.hands, strict=True)):
         sides = []
         for entry, side_score in zip(hand_entries, hand_score.sides, strict=True):
             sides.append({**entry, "result": {name: getattr(side_score, name) for name in names}})
-        hands.append({"dealer": hand_score.dealer, "sides": sides})
+        hand: dict[str, Any] = {"dealer": hand_score.dealer, "sides": sides}
+        if game.hand_note(n):
+            hand["note"] = game.hand_note(n)
+        hands.append(hand)
     document = {"format": FORMAT, "version": VERSION}
     if game_id is not None:
         document["id"] = game_id
@@ -449,6 +523,7 @@ def game_document(
             "next_dealer": score.next_dealer,
             "rules": rules_json(game.rules),
             **table_json(game.table),
+            **({"note": game.note} if game.note else {}),
             "hands": hands,
         }
     )

@@ -495,6 +495,14 @@ class NewGameForm(Form):
     # Rules saved on this phone (rulesets.py): the set to start from, and the name to save the rules under.
     rule_set = SelectField("Or start from rules saved on this phone", default="", validate_choice=False)
     rule_set_name = StringField("Save these rules as")
+    # A game moved in from paper mid-way: each side's total so far (blank: 0).
+    brought_forward0 = WholeNumber("Side 1's total brought forward", minimum=None, example="3000")
+    brought_forward1 = WholeNumber("Side 2's total brought forward", minimum=None, example="1500")
+    brought_forward2 = WholeNumber("Side 3's total brought forward", minimum=None, example="1500")
+
+    def brought_forward_fields(self) -> list:
+        """The totals brought forward from paper, one field for each side at the chosen table."""
+        return [self[f"brought_forward{i}"] for i in range(self.side_count())]
 
     def side_count(self) -> int:
         """How many sides the chosen table has."""
@@ -642,8 +650,14 @@ class NewGameForm(Form):
             "rules": game_rules,
             "sides": sides,
             "first_dealer": self.first_dealer.data or 0,
+            **self._brought_forward_json(),
             "hands": [],
         }
+
+    def _brought_forward_json(self) -> dict:
+        """The totals brought forward, when any side has one (a blank counts 0)."""
+        totals = [field.data or 0 for field in self.brought_forward_fields()]
+        return {"brought_forward": totals} if any(totals) else {}
 
     def _bands(self) -> list[tuple[int, int | None, int | None]]:
         """The Minimum Count rows filled in: (row on the page, from, minimum); blank rows are left out."""
@@ -671,6 +685,8 @@ class NewGameForm(Form):
                 return self[f"player{path[1]}_{path[3]}"]
         if path == ("first_dealer",):
             return self.first_dealer
+        if path[:1] == ("brought_forward",):
+            return self._fields.get(f"brought_forward{path[1] if len(path) > 1 else 0}")
         return None
 
     def _band_field(self, path: tuple) -> Field:

@@ -22,10 +22,17 @@ PAGE_SIZE = 50  # games on one page of the history: a phone scrolls it easily, t
 LAST_PAGE_ASKED = 1_000_000
 
 
-def _matches(sides: list, search: str) -> bool:
-    """Whether a game's sides hold a player (or a side) whose name contains `search`, case aside."""
-    wanted = search.casefold()
-    return any(wanted in name.casefold() for side in sides for name in [side.get("name", ""), *side.get("players", [])])
+def _matches(sides: list, search: str, note: str | None = None) -> bool:
+    """Whether a game's sides hold a player (or a side) whose name contains `search`, or its note does, case
+    aside ("Ann's" finds the game noted "at Ann's"; a typed ’ finds a ' and the other way round)."""
+    wanted = _plain(search)
+    names = [name for side in sides for name in [side.get("name", ""), *side.get("players", [])]]
+    return any(wanted in _plain(text) for text in [*names, note or ""])
+
+
+def _plain(text: str) -> str:
+    """Text as a search compares it: case aside, a curly apostrophe as a straight one."""
+    return text.casefold().replace("\u2019", "'")
 
 
 def _page_number() -> int:
@@ -42,7 +49,7 @@ def history() -> ResponseReturnValue:
         store.reading_only()
         kept = rights.kept_games()
         total = len(kept)
-        found = [row for row in kept if _matches(row.sides, search)]
+        found = [row for row in kept if _matches(row.sides, search, row.note)]
         pages = max(1, -(-len(found) // PAGE_SIZE))
         page = min(page, pages)
         shown = [(row.id, row.via, row.version) for row in found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]

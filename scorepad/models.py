@@ -54,6 +54,8 @@ class GameRecord(Model):
     restored_from: Mapped[str | None] = mapped_column(String(32))
     # The game started as this one's rematch (the latest, if started twice): its scoreboard takes watchers there.
     rematch_id: Mapped[str | None] = mapped_column(String(32))
+    # What the table wants to remember ("at Ann's"): kept, shown and exported, never scored.
+    note: Mapped[str | None] = mapped_column(String(500))
     # The handover link's key is derived from this (docs/architecture.md); revoking raises it, so old links fail.
     handover_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Every figure of the game as of `figures_version`: reading a game reuses them until its next change.
@@ -78,6 +80,7 @@ class HandRecord(Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     sides: Mapped[list] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(String(500))  # "misdeal": kept, shown and exported, never scored
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
     game: Mapped[GameRecord] = relationship(back_populates="hands")

@@ -349,9 +349,11 @@ def _kept(*columns: Any) -> Select[Any] | None:
 
 
 def kept_games() -> list[Row[Any]]:
-    """Every game this device may change, newest first: rows of (id, created_at, sides, via, version), read
-    without loading or scoring a game (history searches their names)."""
-    query = _kept(GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via, GameRecord.version)
+    """Every game this device may change, newest first: rows of (id, created_at, sides, via, version, note), read
+    without loading or scoring a game (history searches their names and notes)."""
+    query = _kept(
+        GameRecord.id, GameRecord.created_at, GameRecord.sides, GameRight.via, GameRecord.version, GameRecord.note
+    )
     return [] if query is None else list(db.session.execute(query))
 
 

@@ -116,6 +116,16 @@ def put_back(stored: store.Stored, action: str, position: int, entries: list[dic
     return store.insert_hand(stored, position, hand)
 
 
+def save_note(stored: store.Stored, typed: str) -> store.Stored:
+    """Keep the note typed on the scoresheet for the game ("" takes it away); RuleError (path ("note",)) in words
+    for one too long, and nothing is changed."""
+    problems: list[rules.Problem] = []
+    note = document.clean_note(typed, ("note",), "The note", problems)
+    if problems:
+        raise rules.RuleError(problems)
+    return store.save_note(stored, note)
+
+
 def rematch_game(stored: store.Stored) -> document.Game:
     """The next game of a finished one: the same sides, seats and complete rules, dealt first by the seat after the
     last dealer; checked as any new game (RuleError if its rules can no longer start one)."""

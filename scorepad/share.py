@@ -401,7 +401,14 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
     if grid:
         header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
     header += ["Count from"] + [label for _, label in CSV_FIGURES]
+    notes = bool(game.hand_notes)
+    if notes:
+        header.append("Note")
     rows: list[list[object]] = [header]
+    # A game moved in from paper: a line per side before hand 1, its total brought forward as its running total.
+    for side, total in zip(table.sides, table.brought_forward, strict=False):
+        line: list[object] = ["Brought forward", "", side.name, " & ".join(side.players)]
+        rows.append(line + [""] * (len(header) - 5 - notes) + [total] + [""] * notes)
     for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
         dealer = table.player_of_seat(hand_score.dealer)
         for side, entry, side_score in zip(table.sides, hand.sides, hand_score.sides, strict=True):
@@ -413,6 +420,8 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
                     row += [getattr(getattr(cards, where), kind) if cards else "" for kind in kinds]
             row.append(count_from(entry))
             row += [getattr(side_score, figure) for figure, _ in CSV_FIGURES]
+            if notes:
+                row.append(game.hand_note(number - 1))
             rows.append(row)
     return rows
 
@@ -424,10 +433,12 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
     started = store.utc(record.created_at).astimezone(UTC).strftime("%Y-%m-%d %H:%M")
     title = " v ".join(side.name for side in game.table.sides)
     winner = _winner(stored)
+    carried = game.table.brought_forward
+    header: list[object] = ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total"]
     rows: list[list[object]] = [
-        ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total", "Winner"]
+        header + ["Winner"] + (["Brought forward"] if carried else []) + (["Note"] if game.note else [])
     ]
-    for side, total in zip(game.table.sides, score.totals, strict=True):
+    for i, (side, total) in enumerate(zip(game.table.sides, score.totals, strict=True)):
         rows.append(
             [
                 title,
@@ -440,6 +451,8 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
                 total,
                 winner,
             ]
+            + ([carried[i]] if carried else [])
+            + ([game.note] if game.note else [])
         )
     return rows
 

@@ -56,8 +56,11 @@ class Stored:
         game: Game | None = None,
         score: rules.GameScore | None = None,
         entries: list[list[dict]] | None = None,
+        notes: list[str] | None = None,
     ):
         self.record = record
+        if notes is not None:
+            self.__dict__["hand_notes"] = notes
         if game is not None:
             self.__dict__["game"] = game
         if score is not None:
@@ -77,7 +80,16 @@ class Stored:
         Stored data is trusted: it was checked when it came in, so it is not run through the checks new input gets,
         and a stricter check or a value taken out of the catalogue since never locks anyone out of an old game."""
         hands = tuple(document.hand_from_json({"sides": sides}) for sides in self.hand_entries)
-        return Game(rules=self.game_rules, table=self.table, hands=hands)
+        return Game(rules=self.game_rules, table=self.table, hands=hands, **self.notes())
+
+    def notes(self) -> dict[str, Any]:
+        """The game's note and its hands' notes, as document.Game takes them."""
+        return {"note": self.record.note or "", "hand_notes": document.kept_notes(self.hand_notes)}
+
+    @cached_property
+    def hand_notes(self) -> list[str]:
+        """Each hand's note ("" for none): read with the game (_read), else from its hands' rows."""
+        return [hand.note or "" for hand in self.record.hands]
 
     @cached_property
     def hand_entries(self) -> list[list[dict]]:
@@ -121,7 +133,8 @@ class Stored:
         """The game document with every output."""
         record = self.record
         # The entries as stored (each one checked when it came in): no hand parsed into the rules' types.
-        game, entries = Game(rules=self.game_rules, table=self.table, hands=()), self.hand_entries
+        game = Game(rules=self.game_rules, table=self.table, hands=(), **self.notes())
+        entries = self.hand_entries
         return document.game_document(
             game,
             record.id,
@@ -181,7 +194,17 @@ def _table(record: GameRecord) -> rules.Table:
     return rules.Table(
         sides=tuple(rules.Side(name=side["name"], players=tuple(side["players"])) for side in record.sides),
         first_dealer=record.first_dealer,
+        brought_forward=tuple(side["brought_forward"] for side in record.sides if "brought_forward" in side),
     )
+
+
+def _sides_json(table: rules.Table) -> list[dict]:
+    """The game's sides as stored: each side's name and players, and its total brought forward if any (kept with
+    the side it belongs to, so no column was needed)."""
+    sides: list[dict] = document.table_json(table)["sides"]
+    for side, total in zip(sides, table.brought_forward, strict=False):
+        side["brought_forward"] = total
+    return sides
 
 
 # Room codes are read aloud across a table: no 0/O, 1/I/L, 2/Z, 5/S, 8/B to mistake for each other.
@@ -211,11 +234,14 @@ def _insert_game(game: Game, room_code: str) -> tuple[Stored, str]:
         room_code=room_code,
         edit_token_hash=_hash(token),
         rules=document.rules_json(game.rules),
-        sides=document.table_json(game.table)["sides"],
+        sides=_sides_json(game.table),
         first_dealer=game.table.first_dealer,
+        note=game.note or None,
     )
     for n, hand in enumerate(game.hands):
-        record.hands.append(HandRecord(position=n, sides=document.hand_json(hand)["sides"]))
+        record.hands.append(
+            HandRecord(position=n, sides=document.hand_json(hand)["sides"], note=game.hand_note(n) or None)
+        )
     score = rules.score_game(game.rules, game.table, game.hands, check=False)  # checked by the caller
     record.figures = _figures_json(score)
     record.figures_version = 1  # the version a new row is given
@@ -243,7 +269,7 @@ def create_games(games: list[tuple[Game, str | None]], then: Callable[[list[tupl
                     "room_code": new_room_code(),
                     "edit_token_hash": _hash(secrets.token_urlsafe(24)),  # the token itself is never given out
                     "rules": document.rules_json(game.rules),
-                    "sides": document.table_json(game.table)["sides"],
+                    "sides": _sides_json(game.table),
                     "first_dealer": game.table.first_dealer,
                     "version": 1,
                     "created_at": created,
@@ -252,10 +278,17 @@ def create_games(games: list[tuple[Game, str | None]], then: Callable[[list[tupl
                     "handover_generation": 0,
                     "figures": _figures_json(score),
                     "figures_version": 1,
+                    "note": game.note or None,
                 }
             )
             hand_rows += [
-                {"game_id": game_id, "position": p, "sides": document.hand_json(hand)["sides"], "created_at": created}
+                {
+                    "game_id": game_id,
+                    "position": p,
+                    "sides": document.hand_json(hand)["sides"],
+                    "note": game.hand_note(p) or None,
+                    "created_at": created,
+                }
                 for p, hand in enumerate(game.hands)
             ]
         if not game_rows:
@@ -291,9 +324,9 @@ def _hands_column(dialect: str) -> Any:
     row, so the game and its hands are read by one statement, one moment of the game."""
     hands = HandRecord.__table__
     if dialect == "postgresql":
-        each = func.json_agg(func.json_build_array(hands.c.position, hands.c.sides))
+        each = func.json_agg(func.json_build_array(hands.c.position, hands.c.sides, hands.c.note))
     else:
-        each = func.json_group_array(func.json_array(hands.c.position, func.json(hands.c.sides)))
+        each = func.json_group_array(func.json_array(hands.c.position, func.json(hands.c.sides), hands.c.note))
     inner = db.select(each).where(hands.c.game_id == GameRecord.id).scalar_subquery()
     return type_coerce(inner, JSON).label("hand_entries")
 
@@ -329,9 +362,19 @@ def _game_query(dialect: str, device: bool = False, key: bool = False) -> Any:
 
 def _entries(column: Any) -> list[list[dict]]:
     """Each hand's side entries, in order, from the hands' column (_hands_column)."""
+    return [row[1] for row in _hand_rows(column)]
+
+
+def _notes(column: Any) -> list[str]:
+    """Each hand's note ("" for none), in order, from the hands' column (_hands_column)."""
+    return [row[2] or "" for row in _hand_rows(column)]
+
+
+def _hand_rows(column: Any) -> list[list]:
+    """The hands' column (_hands_column) as [position, side entries, note] in order."""
     if isinstance(column, str):  # a driver that hands JSON back as text
         column = json.loads(column)
-    return [sides for _position, sides in sorted(column or [], key=lambda pair: pair[0])]
+    return sorted(column or [], key=lambda row: row[0])
 
 
 def _fetch(game_id: str, device: str | None = None, key: str | None = None) -> Any:
@@ -355,7 +398,7 @@ def _read(game_id: str) -> Stored:
     the row: _hands_column), so figures, hands and revision are always of the same commit. No transaction of its
     own: reads run in autocommit where reading_only was called."""
     row = _fetch(game_id)
-    return Stored(row[0], entries=_entries(row.hand_entries))
+    return Stored(row[0], entries=_entries(row.hand_entries), notes=_notes(row.hand_entries))
 
 
 class Remembered(NamedTuple):
@@ -387,7 +430,7 @@ def read_for_change(game_id: str, device: str | None = None, key: str | None = N
     """A game read to be changed, with this device's right to it and the answer remembered for this Idempotency-Key,
     all in one statement (no lock: the change's write checks the revision, see append_hand)."""
     row = _fetch(game_id, device, key)
-    stored = Stored(row[0], entries=_entries(row.hand_entries))
+    stored = Stored(row[0], entries=_entries(row.hand_entries), notes=_notes(row.hand_entries))
     right, used = (row.via, row.last_used_at) if device is not None else (None, None)
     remembered, forget = None, False
     if key is not None:
@@ -544,6 +587,13 @@ def _writing(
         raise
 
 
+def save_note(stored: Stored, note: str) -> Stored:
+    """Keep the game's note (checked: document.clean_note); its figures stay as they are."""
+    with _writing(stored, stored.score):
+        stored.record.note = note or None
+    return Stored(stored.record, score=stored.score)
+
+
 def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
     """A hand from JSON checked as the game's next hand; GameFinished or RuleError when refused."""
     if stored.score.finished:
@@ -561,13 +611,20 @@ def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
     return document.check_hand(stored.game_rules, stored.table, data, stored.hand_count)
 
 
-def _append(stored: Stored, hand: rules.Hand) -> None:
-    stored.record.hands.append(HandRecord(position=stored.hand_count, sides=document.hand_json(hand)["sides"]))
+def _append(stored: Stored, hand: rules.Hand, note: str | None = None) -> None:
+    record = HandRecord(position=stored.hand_count, sides=document.hand_json(hand)["sides"], note=note or None)
+    stored.record.hands.append(record)
+
+
+def sent_note(data: Any) -> str:
+    """The note a hand's body gives ("" for none), as kept (checked with the hand: document.check_hand)."""
+    return document.hand_note_of(data, ("note",), [])[: document.LONGEST_NOTE]
 
 
 def _after(stored: Stored, hands: list[rules.Hand], score: rules.GameScore) -> Stored:
     """The game as just stored: its hands and figures after the change (no second reading or scoring)."""
-    return Stored(stored.record, replace(stored.game, hands=tuple(hands)), score)
+    notes = document.kept_notes([hand.note for hand in stored.record.hands])
+    return Stored(stored.record, replace(stored.game, hands=tuple(hands), hand_notes=notes), score)
 
 
 def _score(stored: Stored, hands: list[rules.Hand]) -> rules.GameScore:
@@ -578,20 +635,23 @@ def _score(stored: Stored, hands: list[rules.Hand]) -> rules.GameScore:
     return rules.score_game(stored.game.rules, stored.game.table, hands, check=False)
 
 
-def save_checked_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
-    """Store a hand already checked as hand `position`: the next one, or in place of a past one.
+def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str | None = None) -> Stored:
+    """Store a hand already checked as hand `position`: the next one, or in place of a past one (`note`: the hand's
+    note as sent, "" for none; None keeps a corrected hand's note as it was).
 
     A new hand is scored alone, from the figures before it; a corrected one rescores the game once."""
     if position == stored.hand_count:  # no stored hand read or scored: the new one from the figures before it
         score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
         with _writing(stored, score):
-            _append(stored, hand)
+            _append(stored, hand, note)
         return Stored(stored.record, score=score)
     hands = list(stored.game.hands)
     hands[position] = hand
     score = _score(stored, hands)
     with _writing(stored, score):
         stored.record.hands[position].sides = document.hand_json(hand)["sides"]
+        if note is not None:
+            stored.record.hands[position].note = note or None
     return _after(stored, hands, score)
 
 
@@ -629,8 +689,8 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
 
 
 def replace_hand(stored: Stored, n: int, data: Any) -> Stored:
-    """Check a hand and store it in place of hand n (0-based); later figures follow."""
-    return save_checked_hand(stored, n, check_replaced_hand(stored, n, data))
+    """Check a hand and store it in place of hand n (0-based), with its note as sent; later figures follow."""
+    return save_checked_hand(stored, n, check_replaced_hand(stored, n, data), sent_note(data))
 
 
 def delete_hand(stored: Stored, n: int) -> Stored:
@@ -775,7 +835,7 @@ def _append_read(held: Held, data: Any, key: str | None, hand: rules.Hand | None
         return _replayed(stored, held.remembered, data, sent)
     if hand is None:
         hand = check_new_hand(stored, data)
-    return _store_next(stored, hand, key, sent, forget=held.forget_keys, held=True)
+    return _store_next(stored, hand, key, sent, forget=held.forget_keys, held=True, note=sent_note(data))
 
 
 def _append_held(
@@ -800,11 +860,11 @@ def _append_held(
     except BaseException:
         _release()
         raise
-    return _store_next(now, hand, key, sent, forget=True, held=True)
+    return _store_next(now, hand, key, sent, forget=True, held=True, note=sent_note(data))
 
 
 def _store_next(
-    stored: Stored, hand: rules.Hand, key: str | None, sent: str | None, forget: bool, held: bool
+    stored: Stored, hand: rules.Hand, key: str | None, sent: str | None, forget: bool, held: bool, note: str = ""
 ) -> Appended:
     """Store a checked hand as the game's next one (with the key's answer, in the same commit), scored alone from the
     figures before it; the answer is the game as written."""
@@ -813,12 +873,14 @@ def _store_next(
     with _writing(stored, score, held=held):
         if key is not None and forget:
             _forget_old_keys()  # an old row under this very key included: this is a new request
-        db.session.add(HandRecord(game_id=stored.id, position=position, sides=entry))
+        db.session.add(HandRecord(game_id=stored.id, position=position, sides=entry, note=note or None))
         if key is not None:  # a reference to the hand, not the document: a few bytes
             db.session.add(
                 IdempotentRequest(game_id=stored.id, key=key, status=201, body={"hand": position}, request_hash=sent)
             )
-    written = Stored(stored.record, score=score, entries=[*stored.hand_entries, entry])
+    written = Stored(
+        stored.record, score=score, entries=[*stored.hand_entries, entry], notes=[*stored.hand_notes, note]
+    )
     return Appended(201, written.document(), False, written)
 
 

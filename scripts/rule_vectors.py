@@ -98,6 +98,7 @@ RULE_SETS: dict[str, tuple[str, dict[str, Any]]] = {
     "wca_no_wipeout": ("wca", {"wipeout": False, "all_eight_threes": 2500}),
     "modern_no_perfect_cut": ("modern", {"perfect_cut": False}),
     "modern_three_to_go_out": ("modern", {"canastas_to_go_out": 3}),
+    "modern_to_5000": ("modern", {"target": 5000}),
     "modern_no_mixed_wild": ("modern", {"values": {"wild_canasta_mixed": 0}}),
     "modern_no_specials": (
         "modern",
@@ -300,6 +301,17 @@ GAMES: list[tuple[str, str, list, int, list]] = [
     ("a game that has not started", "classic", SIX, 5, []),
 ]
 
+# Games moved in from paper: each side's total brought forward, by the game's name (docs/api.md).
+BROUGHT_FORWARD: dict[str, list[int]] = {
+    "modern: brought forward from paper, 3,000 and 1,500, ends at 5,600": [3000, 1500],
+}
+GAMES.append(
+    ("modern: brought forward from paper, 3,000 and 1,500, ends at 5,600", "modern_to_5000", FOUR, 0, [
+        hand(side(natural_canastas=2, went_out=True, count=400), side(mixed_canastas=1, count=100)),
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True, count=200), side(mixed_canastas=1, count=50)),
+    ])
+)
+
 # --- Hands to check: (name, rule set, sides, hands already played, position, hand body) ----------------
 
 CHECKS: list[tuple[str, str, list, list, int, Any]] = [
@@ -312,7 +324,7 @@ CHECKS: list[tuple[str, str, list, list, int, Any]] = [
     # §5.15 shape
     ("shape: not a hand", "modern", FOUR, [], 0, [1, 2]),
     ("shape: sides is not a list", "modern", FOUR, [], 0, {"sides": {"0": {}}}),
-    ("shape: one entry short", "modern", FOUR, [], 0, {"sides": [OUT], "dealer": 3, "note": "x"}),
+    ("shape: one entry short", "modern", FOUR, [], 0, {"sides": [OUT], "dealer": 3, "remark": "x"}),
     ("shape: a side's entry is not an object", "modern", FOUR, [], 0, {"sides": [OUT, 5]}),
     ("shape: unknown fields and wrong types", "modern", FOUR, [], 0,
      hand(side(red_treys=1, natural_canastas=1.5, went_out="yes", wild_canasta=7, special_hand=True,
@@ -479,6 +491,7 @@ def game_of(name: str, rule_set: dict, sides: list, first_dealer: int, hands: li
         "rules": rule_set,
         "sides": sides,
         "first_dealer": first_dealer,
+        **({"brought_forward": BROUGHT_FORWARD[name]} if name in BROUGHT_FORWARD else {}),
         "hands": hands,
     }
 
@@ -582,6 +595,7 @@ def game_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, fir
         "rules": rule_set,
         "sides": sides,
         "first_dealer": first_dealer,
+        **({"brought_forward": BROUGHT_FORWARD[name]} if name in BROUGHT_FORWARD else {}),
         "hands": hands,
         "expected": scores(read),
     }

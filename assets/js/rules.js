@@ -86,6 +86,7 @@ function gameOf(doc) {
   const dealer = (n) => ((doc.first_dealer || 0) + n) % seats;
   return {
     rules, sides, decks, dealer, modern: rules.preset !== "classic", ofRank: 4 * decks, threes: 2 * decks,
+    start: doc.brought_forward || sides.map(() => 0), // each side's total before hand 1 (brought forward from paper)
     wildCards: 6 * decks, hands: (doc.hands || []).map((hand) => hand.sides.map(entryOf)),
     cutter: (n) => (dealer(n) + seats - 1) % seats, cutterSide: (n) => ((dealer(n) + seats - 1) % seats) % sides.length,
     limit: (kind) => decks * CARDS.find((c) => c[0] === kind)[3]
@@ -166,7 +167,7 @@ function winnersAfter(rules, totals, last) {
 }
 // rules.score_game(check=False): [the figures, the hand that ended the game].
 function play(game, hands) {
-  let totals = game.sides.map(() => 0), winners = [], ended = null;
+  let totals = game.start, winners = [], ended = null;
   const scored = hands.map((hand, n) => {
     const score = scoreHand(game, hand, n, totals);
     totals = score.sides.map((s) => s.cumulative);
@@ -428,7 +429,7 @@ function shapeProblems(body, sides) {
   if (!Array.isArray(body.sides)) {
     return [{ field: "sides", message: 'A hand gives one entry for each side: "sides" is a list.' }];
   }
-  const problems = unknown(body, ["sides", "dealer"], "");
+  const problems = unknown(body, ["sides", "note", "dealer"], "");
   if (body.sides.length !== sides) {
     return problems.concat([{ field: "sides", message: `A hand has one entry for each of the ${sides} sides.` }]);
   }
@@ -499,7 +500,7 @@ function checkHand(doc, body, position) {
 /** A hand body's figures as hand n, after each side's cumulative `before`. */
 function scoreOneHand(doc, body, n, before) {
   const game = gameOf(doc);
-  return scoreHand(game, body.sides.map(entryOf), n, before || game.sides.map(() => 0));
+  return scoreHand(game, body.sides.map(entryOf), n, before || game.start);
 }
 
 // For the tests (tests/e2e/test_rules_js.py): the figures and the checks, and the tables held to rules.py's own.

@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
 from .. import delivery, rights, service, store
+from ..rules import RuleError
 from ..web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
 from . import access, bp, settle
 from .undo import offer_for_page, offer_waiting
@@ -67,6 +68,42 @@ def show(game_id: str) -> ResponseReturnValue:
 
     response = delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
     return access.no_store(response) if undo else response
+
+
+@bp.post("/games/<game_id>/note")
+def save_note(game_id: str) -> ResponseReturnValue:
+    """Keep the note typed on the scoresheet; one too long is refused in words, the text typed kept in its box."""
+    stored = access.editable(game_id)
+    typed = request.form.get("note", "")
+    try:
+        service.save_note(stored, typed)
+    except RuleError as error:
+        return _note_refused(stored, typed, " ".join(problem.message for problem in error.problems))
+    except store.EditConflict:
+        return _note_refused(
+            load_or_404(game_id), typed, "The game changed on another phone at that moment: save the note again."
+        )
+    flash("Note saved." if typed.strip() else "Note taken away.")
+    return redirect(url_for("games.show", game_id=game_id), 303)
+
+
+def _note_refused(stored: store.Stored, typed: str, message: str) -> ResponseReturnValue:
+    """The scoresheet again with the note as typed in its box and what was wrong beside it (422)."""
+    scorekeeper = rights.is_scorekeeper(stored)
+    return render(
+        "games/show.html",
+        status=422,
+        editable=True,
+        scorekeeper=scorekeeper,
+        holders=len(rights.holders(stored.id)) if scorekeeper else 0,
+        original=_original(stored.record.restored_from),
+        settlement=settle.settlement(stored),
+        undo=None,
+        settling=False,
+        note_typed=typed,
+        note_error=message,
+        **scoresheet_context(stored),
+    )
 
 
 def _read_whole(game_id: str) -> tuple[rights.Glance, store.Stored] | None:

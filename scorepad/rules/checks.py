@@ -60,8 +60,51 @@ def check_table(rules: Rules, table: Table) -> None:
                 problems.append(Problem(("sides", i, "players", j), "Give each player a name."))
     if not problems and not (is_whole_number(table.first_dealer) and 0 <= table.first_dealer < table.seats):
         problems.append(Problem(("first_dealer",), f"The first dealer must be a seat from 0 to {table.seats - 1}."))
+    if not problems:
+        problems += brought_forward_problems(rules, table)
     if problems:
         raise RuleError(problems)
+
+
+# A total brought forward below this is no game anyone played: far past any side's worst evening.
+LOWEST_BROUGHT_FORWARD = -100_000
+
+
+def brought_forward_problems(rules: Rules, table: Table) -> list[Problem]:
+    """Totals brought forward from paper: one per side, in 5s, not absurdly low, and short of the target (a side
+    already there has finished the game on paper)."""
+    if not table.brought_forward:
+        return []
+    if len(table.brought_forward) != len(table.sides):
+        return [
+            Problem(("brought_forward",), f"Give one total brought forward for each of the {len(table.sides)} sides.")
+        ]
+    problems = []
+    for i, total in enumerate(table.brought_forward):
+        path, name = ("brought_forward", i), table.sides[i].name
+        if not is_whole_number(total):
+            problems.append(Problem(path, f"{name}'s total brought forward: enter a whole number of points."))
+        elif total % 5:
+            problems.append(
+                Problem(
+                    path,
+                    f"{name}'s total brought forward is {total:,}: canasta scores go in 5s, "
+                    f"like {total - total % 5:,}.",
+                )
+            )
+        elif total < LOWEST_BROUGHT_FORWARD:
+            problems.append(
+                Problem(path, f"{name}'s total brought forward is {total:,}: that is far too low for a game.")
+            )
+        elif total >= rules.target:
+            problems.append(
+                Problem(
+                    path,
+                    f"{name}'s total brought forward is {total:,}, at or past the target of {rules.target:,}: "
+                    "that game is already over.",
+                )
+            )
+    return problems
 
 
 # --- Checks (docs/rules.md section 5) ---------------------------------------------

@@ -211,6 +211,14 @@ class Table:
 
     sides: tuple[Side, ...]
     first_dealer: int = 0
+    # Each side's total carried over from a paper sheet when the game moves in mid-way (empty: none): the running
+    # totals, the Minimum Counts and the end of the game count from it.
+    brought_forward: tuple[int, ...] = ()
+
+    @property
+    def start_totals(self) -> tuple[int, ...]:
+        """Each side's total before hand 1: what was brought forward, else 0."""
+        return self.brought_forward or (0,) * len(self.sides)
 
     @property
     def seats(self) -> int:

@@ -68,7 +68,7 @@ def score_hand(
     """Check a hand (unless told it was checked when stored), then work out each side's figures."""
     if check:
         check_hand(rules, table, hand, hand_index)
-    before = tuple(cumulative_before) if cumulative_before is not None else (0,) * len(table.sides)
+    before = tuple(cumulative_before) if cumulative_before is not None else table.start_totals
     special_side = next((i for i, e in enumerate(hand.sides) if e.special_hand is not None), None)
     scores = []
     for i, entry in enumerate(hand.sides):
@@ -112,7 +112,7 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
 
     check=False scores hands that were checked when they were stored, as they are.
     """
-    totals: tuple[int, ...] = (0,) * len(table.sides)
+    totals: tuple[int, ...] = table.start_totals
     scored: list[HandScore] = []
     problems: list[Problem] = []
     winners: tuple[int, ...] = ()

@@ -20,7 +20,7 @@ VECTORS = json.loads((ROOT / "tests" / "vectors" / "rules.json").read_text(encod
 
 RUN_EVERY_VECTOR = """(vectors) => {
   const doc = (v) => ({rules: vectors.rule_sets[v.rules], sides: v.sides, first_dealer: v.first_dealer,
-                       hands: v.hands});
+                       brought_forward: v.brought_forward, hands: v.hands});
   return {
     games: vectors.games.map((v) => ScorepadRules.scoreGame(doc(v))),
     checks: vectors.checks.map((v) => ScorepadRules.checkHand(doc(v), v.hand, v.position)),

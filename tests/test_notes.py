@@ -1,0 +1,140 @@
+"""A note on a game ("at Ann's") and on a hand ("misdeal"): docs/api.md `note`. Kept, shown and exported, never
+scored; at most 500 characters.
+
+The hands (modern values, docs/rules.md), so a note is seen not to change a figure:
+  Us:   2 natural canastas, went out, count 200 → 500 + 500 + out 100 = base 1,100; hand total 1,300
+  Them: 1 mixed canasta, count 50 → 300; hand total 350
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+
+from tests.conftest import game_document
+
+HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
+
+
+def text(response) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+
+
+def noted(note="at Ann's", hand_note="misdeal") -> dict:
+    doc = game_document(hands=[{**HAND, "note": hand_note}, HAND])
+    doc["note"] = note
+    return doc
+
+
+def read_csv(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+
+
+def restore(client, raw: bytes):
+    return client.post(
+        "/games/import", data={"document": (io.BytesIO(raw), "game.json")}, content_type="multipart/form-data"
+    )
+
+
+def test_notes_are_kept_and_given_back_and_never_scored(client):
+    body = client.post("/api/games", json=noted()).get_json()
+    assert body["note"] == "at Ann's"
+    assert [hand.get("note") for hand in body["hands"]] == ["misdeal", None]
+    assert body["totals"] == [2600, 700]  # 1,300 + 1,300 and 350 + 350: the notes count for nothing
+    plain = client.post("/api/games", json=game_document(hands=[HAND])).get_json()
+    assert "note" not in plain and "note" not in plain["hands"][0]
+
+
+def test_a_note_round_trips_through_export_and_restore(client):
+    body = client.post("/api/games", json=noted()).get_json()
+    exported = client.get(f"/games/{body['id']}/export.json").get_data()
+    response = restore(client, exported)
+    assert response.status_code == 303
+    copy = client.get(f"/api/games/{response.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    assert copy["note"] == "at Ann's" and copy["hands"][0]["note"] == "misdeal" and "note" not in copy["hands"][1]
+    # And through the file of every game, to a fresh phone.
+    every = client.get("/history/export.json").get_data()
+    assert [game["note"] for game in json.loads(every)["games"]] == ["at Ann's"]
+
+
+def test_a_hand_sent_with_a_note_keeps_it_and_a_correction_replaces_it(client):
+    body = client.post("/api/games", json=game_document()).get_json()
+    headers = {"Authorization": f"Bearer {body['edit_token']}"}
+    added = client.post(
+        f"/api/games/{body['id']}/hands", json={**HAND, "note": "Dot dealt out of turn"}, headers=headers
+    )
+    assert added.status_code == 201 and added.get_json()["hands"][0]["note"] == "Dot dealt out of turn"
+    assert client.get(f"/api/games/{body['id']}").get_json()["hands"][0]["note"] == "Dot dealt out of turn"
+    corrected = client.put(f"/api/games/{body['id']}/hands/0", json={**HAND, "note": "misdeal"}, headers=headers)
+    assert corrected.status_code == 200, corrected.get_json()
+    assert client.get(f"/api/games/{body['id']}").get_json()["hands"][0]["note"] == "misdeal"
+
+
+def test_a_note_too_long_is_refused_in_words(client):
+    response = client.post("/api/games", json=noted(note="x" * 501))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {"field": "note", "message": "The game's note is 501 characters long: a note has at most 500. Shorten it."}
+    ]
+    response = client.post("/api/games", json=noted(hand_note=["misdeal"]))
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["field"] == "hands.0.note"
+    assert "The hand's note is text" in response.get_json()["errors"][0]["message"]
+    # 500 characters exactly, with spaces around that are trimmed, is a note.
+    assert client.post("/api/games", json=noted(note="  " + "x" * 500 + "  ")).status_code == 201
+
+
+def test_the_note_is_typed_on_the_scoresheet_and_shown_on_the_scoreboard_and_printed_sheet(client):
+    response = client.post(
+        "/games",
+        data={
+            "preset": "modern",
+            "players": "4",
+            "player0_0": "Ann",
+            "player0_1": "Cleo",
+            "player1_0": "Bea",
+            "player1_1": "Dot",
+            "first_dealer": "0",
+        },
+    )
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert 'name="note"' in sheet and "Add a note to this game" in sheet
+    response = client.post(f"/games/{game_id}/note", data={"note": "at Ann's"})
+    assert response.status_code == 303
+    assert "Note saved." in text(client.get(f"/games/{game_id}"))
+    for page in (f"/games/{game_id}", f"/games/{game_id}/scoreboard"):
+        assert "Note: at Ann's" in text(client.get(page)), page
+    # A note too long: refused in words, the text typed still in its box, the note kept as it was.
+    long = "We played at Ann's " + "and it rained " * 40
+    response = client.post(f"/games/{game_id}/note", data={"note": long})
+    assert response.status_code == 422
+    page = text(response)
+    assert f"The note is {len(long.strip()):,} characters long: a note has at most 500. Shorten it." in page
+    assert html.escape(long.strip(), quote=False) in html.unescape(response.get_data(as_text=True))
+    assert client.get(f"/api/games/{game_id}").get_json()["note"] == "at Ann's"
+    # Another phone, without the right to keep score, can't change it.
+    assert client.application.test_client().post(f"/games/{game_id}/note", data={"note": "hi"}).status_code == 403
+
+
+def test_the_notes_are_in_the_csv_files(client):
+    body = client.post("/api/games", json=noted()).get_json()
+    rows = read_csv(client.get(f"/games/{body['id']}/export.csv"))
+    assert rows[0][-1] == "Note" and [row[-1] for row in rows[1:]] == ["misdeal", "misdeal", "", ""]
+    facts = read_csv(client.get(f"/games/{body['id']}/game.csv"))
+    assert facts[0][-1] == "Note" and [row[-1] for row in facts[1:]] == ["at Ann's", "at Ann's"]
+    plain = client.post("/api/games", json=game_document(hands=[HAND])).get_json()
+    assert "Note" not in read_csv(client.get(f"/games/{plain['id']}/export.csv"))[0]
+
+
+def test_the_history_search_finds_a_game_by_its_note(client):
+    body = client.post("/api/games", json=noted(note="Tuesday at Ann's")).get_json()
+    other = client.post("/api/games", json=game_document()).get_json()
+    for game in (body, other):
+        assert client.post(f"/games/{game['id']}/claim", data={"key": game["links"]["scoresheet"]}).status_code == 303
+    found = client.get("/history?q=ann%E2%80%99s").get_data(as_text=True)  # a phone's curly apostrophe, any case
+    assert f"/games/{body['id']}" in found and f"/games/{other['id']}" not in found
+    assert "1 game with" in text(client.get("/history?q=Ann's"))
