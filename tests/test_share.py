@@ -169,7 +169,22 @@ def test_the_scoreboard_shows_the_latest_hand_first_and_nothing_to_change(client
     # Us 1,585 + 2,500 = 4,085; Them 440 + 600 = 1,040. Cleo deals hand 3.
     assert '<span class="total-figure">4,085</span>' in page and '<span class="total-figure">1,040</span>' in page
     assert "<strong>Cleo</strong> deals" in page
-    assert "<form" not in page and "<button" not in page and "/edit" not in page and "/delete" not in page
+    assert "<form" not in page and "/edit" not in page and "/delete" not in page
+    # Its one button is Share, which only sends the scoreboard link (assets/js/share.js).
+    assert page.count("<button") == 1 and '<button type="button" class="button share-game"' in page
+
+
+def test_share_carries_the_whole_scoreboard_link_and_the_room_code_on_the_sheet_and_the_scoreboard(client):
+    game_id, created, _ = new_game(client)
+    code = created["room_code"]
+    for url in (f"/games/{game_id}", f"/games/{game_id}/scoreboard"):
+        page = client.get(url).get_data(as_text=True)
+        button = re.search(r'<button type="button" class="button share-game"([^>]*)>Share the scoreboard<', page)
+        assert button, url
+        assert f'data-url="http://localhost/games/{game_id}/scoreboard"' in button.group(1)
+        assert f'data-room="{code[:3]} {code[3:]}"' in button.group(1)  # as read aloud: two groups of three
+        assert 'data-title="Scoreboard: Us v Them"' in button.group(1)
+        assert '<p class="js-only share-line">' in page  # hidden without JavaScript
 
 
 def test_the_scoreboard_carries_the_revision_as_its_etag(client):

@@ -8,6 +8,8 @@ import "./handpage.js";  // the hand page: drafts, Save, figures on the phone, a
 import "./sheet.js";  // the scoresheet's waiting hands and conflicts
 import "./localgame.js";  // a game started on this phone
 import "./newgame.js";  // the new-game page, and Start with no connection
+import "./wakelock.js";  // the screen kept on while the scorekeeper's pages are open
+import "./share.js";  // Share: the scoreboard link and room code
 import { on } from "./dom.js";
 import { start } from "./sync.js";  // sending what waits on the phone
 

@@ -2,41 +2,17 @@
 // game's own rules; held to the Python answers by tests/vectors/rules.json (scripts/rule_vectors.py).
 // An ES module of static/js/scorepad.min.js (scripts/build_js.mjs): the other modules import what the export list at
 // the end names, and window.ScorepadRules gives the figures and checks to the tests.
-// rules.SIDE_FIELDS: name, kind (i number, f number or null, b boolean, m boolean or null, s name, c grid), label.
-const FIELDS = [
-  ["red_threes", "i", "Red 3s"], ["black_threes", "i", "Black 3s"],
-  ["natural_canastas", "i", "Natural canastas"], ["mixed_canastas", "i", "Mixed canastas"],
-  ["sevens_canasta", "b", "Sevens canasta"], ["aces_canasta", "b", "Pure aces canasta"],
-  ["wild_canasta", "s", "Wild-card canasta"], ["incomplete_sevens", "b", "Unfinished sevens"],
-  ["incomplete_aces", "b", "Unfinished aces"], ["incomplete_wild", "b", "Unfinished wild cards"],
-  ["dirty_sevens", "i", "Players dirty with 7s"], ["dirty_aces", "i", "Players dirty with aces"],
-  ["threes_in_hand", "i", "3s left in hand"], ["last_draw_three", "b", "One was the last card of the stock"],
-  ["went_out", "b", "Went out"], ["concealed", "b", "Concealed (all in one turn)"],
-  ["perfect_cut", "b", "Perfect cut"], ["special_hand", "s", "Special hand"],
-  ["has_melded", "m", "Melded this hand"], ["red_threes_in_hand", "i", "Red 3s left in hand"],
-  ["failed_go_out_asks", "i", "Asked to go out, then didn't"],
-  ["failed_pile_takes", "i", "Took the pile, couldn't use the top card"],
-  ["reported_base", "f", "Base as reported"], ["count", "f", "Count"], ["cards", "c", "Counting grid"]
-];
+// The rules as data the page carries (#rule-catalogue, base.html; rules.phone_json in scorepad/rules/catalogue.py),
+// so that nothing here restates them: each priced entry [entry, value, sign, value it is charged instead of or
+// null], scored by one step (rules.priced), and the value behind each entry a game has only where that value is
+// above 0 (rules.Rules.has); the side entries [name, kind, label] in rules.SIDE_FIELDS's order (kind: i number,
+// f number or null, b boolean, m boolean or null, s name, c grid); the counting grid [kind, points, label, cards
+// per deck]; the names of the wild-card canastas, the presets and the special hands.
+const CATALOGUE = JSON.parse(document.getElementById("rule-catalogue").textContent);
+const { fields: FIELDS, cards: CARDS, wild: WILD, presets: PRESETS, special_hands: SPECIAL_HANDS } = CATALOGUE;
 const NAMES = FIELDS.map((f) => f[0]);
 const LABEL = Object.fromEntries(FIELDS.map((f) => [f[0], f[2]]));
 const KIND = Object.fromEntries(FIELDS);
-// The counting grid: kind, points, label, cards per deck.
-const CARDS = [["jokers", 50, "Jokers", 2], ["deuces", 20, "2s", 4], ["aces", 20, "Aces", 4],
-  ["high", 10, "8 to K", 24], ["low", 5, "4 to 7", 16], ["black_threes", 5, "Black 3s", 2]];
-const WILD = { deuces: "seven 2s", jokers: "four jokers and three 2s", mixed: "other wild mix" };
-const PRESETS = { modern: "Modern American", cla: "CLA", wca: "WCA", classic: "Classic" };
-const SPECIAL_HANDS = {
-  straight: "Straight (A to K plus a joker)", pairs: "Seven pairs", wild_pairs: "Wild pairs",
-  miami_pairs: "Miami pairs", pungs_kongs: "Pungs and kongs (4-4-3-3)", zip_code: "Zip code (2-2-3-3-4)",
-  blast_off: "Blast off (5-4-3-2)", triples: "Triples (3-3-3-3-2)", quads: "Quads (4-4-4-2)",
-  dream_4: "Dream hand (5-5-4)", dream_5: "Dream hand (5-4-5 with wilds)", dream_545: "Dream 5-4-5 (natural)",
-  deuce_pairs: "Deuce pairs"
-};
-// The rule catalogue (scorepad/rules/catalogue.py), as data the page carries (#rule-catalogue, base.html): each
-// entry a value prices [entry, value, sign, value it is charged instead of or null], scored by one step
-// (rules.priced), and the value behind each entry a game has only where that value is above 0 (rules.Rules.has).
-const CATALOGUE = JSON.parse(document.getElementById("rule-catalogue").textContent);
 const PRICED = CATALOGUE.priced;
 const VALUE_OF = CATALOGUE.gates;
 const valueOf = (name) => VALUE_OF[name] || name;

@@ -13,8 +13,10 @@ that entry's units (a 3 drawn last is one of the 3s left in hand) takes the othe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
+
+from .entries import CARD_LABELS, CARD_POINTS, FIELD_LABELS, Pack, SideEntry
 
 PRESET_KEYS = ("modern", "cla", "wca", "classic")
 MOST_POINTS = 100_000  # any value, target or band over this is absurd
@@ -309,12 +311,27 @@ def older_values(preset: str, values: Mapping[str, Any]) -> dict[str, int]:
     return {"last_draw_three": three_in_hand}
 
 
+# The kind of each side entry, as the phone's rules read it: i number, f number or null, b boolean, m boolean or
+# null, s name or null, c the counting grid (from SideEntry's own field types).
+_PHONE_KINDS = {"int": "i", "int | None": "f", "bool": "b", "bool | None": "m", "str | None": "s", "Cards | None": "c"}
+
+
 def phone_json() -> dict[str, Any]:
-    """What the phone's rules (assets/js/rules.js) need of the catalogue, as data: each priced entry
-    [entry, value, sign, value it is instead of or null], and the value each gated entry needs above 0."""
+    """What the phone's rules (assets/js/rules.js) need of the rules, as data, so that it restates none of them:
+    each priced entry [entry, value, sign, value it is instead of or null], the value each gated entry needs above
+    0, each side entry [name, kind, label] in SideEntry's order, each row of the counting grid [kind, points, label,
+    cards in one deck], and the names of the wild-card canastas, the presets and the special hands."""
+    from .presets import PRESETS  # presets is built from this module: imported when called, not at the top
+
+    one_deck = Pack(decks=1)
     return {
         "priced": [[v.entry, v.key, v.sign, v.instead_of] for v in PRICED],
         "gates": dict(GATED_BY),
+        "fields": [[f.name, _PHONE_KINDS[str(f.type)], FIELD_LABELS[f.name]] for f in fields(SideEntry)],
+        "cards": [[kind, points, CARD_LABELS[kind], one_deck.grid_limit(kind)] for kind, points in CARD_POINTS.items()],
+        "wild": WILD_CANASTA_NAMES,
+        "presets": {key: preset.name for key, preset in PRESETS.items()},
+        "special_hands": SPECIAL_HAND_NAMES,
     }
 
 

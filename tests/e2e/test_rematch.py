@@ -112,7 +112,9 @@ def test_a_watcher_of_the_finished_game_is_taken_to_the_rematch(
         expect(viewer.locator(".total-figure")).to_have_text(["0", "0"])
         expect(viewer.locator(".next-deal")).to_contain_text("Hand 1: Bea deals")
         expect(viewer.locator(".winner")).to_have_count(0)
-        expect(viewer.locator("form, button")).to_have_count(0)
+        expect(viewer.locator("form, button:not(.share-game)")).to_have_count(0)
+        # Share (it only sends a link) sends the rematch's.
+        expect(viewer.locator("button.share-game")).to_have_attribute("data-url", rematch_url + "/scoreboard")
 
         # It follows the rematch as it did the last game: hand 1, dealt by Bea, as before Us 1,340, Them −95.
         win_in_one_hand(page)
