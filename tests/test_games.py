@@ -1053,7 +1053,7 @@ def test_the_scoresheet_says_which_hand_was_a_special_hand(client, game):
     client.post(f"/games/{game}/hands", data=hand_form({"special_hand": "pairs"}, {"natural_canastas": 1, "count": 50}))
     row = client.get(f"/games/{game}").get_data(as_text=True).split('id="hand-1"')[1].split("</tr>")[0]
     # Us laid it down: that is all Us's side shows; Them, without wipeout, keep their natural canasta.
-    assert '<li class="mark mark-special">Seven pairs</li>' in row
+    assert '<li class="mark mark-special"><small>Seven pairs</small></li>' in row
     assert 'title="1 natural canasta">1 natural</span>' in row and row.count('<li class="mark ') == 2
 
 

@@ -23,7 +23,8 @@ SIX_PLAYERS = [
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    shown = re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S)  # data, not words
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)))
 
 
 def section(response, name: str) -> str:
