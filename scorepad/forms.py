@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, Form, IntegerField, RadioField, SelectField, StringField
 
 # SelectChoice is WTForms 3.3's; types-WTForms still describes 3.2 (pyproject.toml). mypy says so once the stubs
@@ -21,9 +22,6 @@ from wtforms.validators import NumberRange, Optional, StopValidation
 
 from . import document, rules
 from .rules import Problem
-
-if TYPE_CHECKING:
-    from werkzeug.datastructures import MultiDict
 
 SUMMARY = "Check the entries marked in red below."
 MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
@@ -89,16 +87,39 @@ def attach_problems(problems: Sequence[Problem], field_for: Callable[[tuple], Fi
     return leftovers
 
 
+PICK = "_pick"
+
+
+def with_picks(formdata: MultiDict[str, str]) -> MultiDict[str, str]:
+    """A count offered as a row of choices (0-4) posts its choice as <name>_pick beside its number box <name>: the
+    number typed in the box, if any, is the one meant, else the choice."""
+    merged = MultiDict(formdata)
+    for key in formdata:
+        box = key.removesuffix(PICK)
+        if box != key and not (formdata.get(box) or "").strip():
+            merged[box] = formdata[key]
+    return merged
+
+
 # --- One side's entries for one hand -------------------------------------------------
 
-# What nearly every hand has: shown first. Every other entry the game has waits one tap away, under
-# "More", and is named in the side's summary once set, so nothing set is ever out of sight.
-EVERYDAY_ENTRIES = ("red_threes", "black_threes", "natural_canastas", "mixed_canastas", "went_out")
-RARE_ENTRIES = (
-    "special_hand",
+# What nearly every hand has, and what a hand says in one tap (the special canastas, a special hand): shown first,
+# where the game has them. Every other entry the game has waits one tap away, under "More", and is named in the
+# side's summary once set, so nothing set is ever out of sight.
+EVERYDAY_ENTRIES = (
+    "red_threes",
+    "black_threes",
+    "natural_canastas",
+    "mixed_canastas",
     "sevens_canasta",
     "aces_canasta",
     "wild_canasta",
+    "went_out",
+    "has_melded",  # classic: asked when the Count can't tell, so it sits where the question is seen
+)
+# The small counts offered as one row of choices, 0 to PICK_TOP (a rarer number is typed in the box beside them).
+PICK_TOP = 4
+RARE_ENTRIES = (
     "incomplete_sevens",
     "incomplete_aces",
     "incomplete_wild",
@@ -107,7 +128,6 @@ RARE_ENTRIES = (
     "threes_in_hand",
     "last_draw_three",
     "concealed",
-    "has_melded",
     "red_threes_in_hand",
     "failed_go_out_asks",
     "failed_pile_takes",
@@ -251,6 +271,8 @@ class HandForm:
         entries: list[dict] | None = None,
     ) -> None:
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
+        if formdata is not None:
+            formdata = with_picks(formdata)
         self.cutter_side = table.cutter_side(hand_index)
         hand_choices = choices(
             [("", "None")]

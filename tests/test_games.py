@@ -1403,3 +1403,44 @@ def test_a_change_to_a_game_deleted_meanwhile_is_a_404_in_words(app, client, gam
         )
     assert response.status_code == 404
     assert "it was deleted, here or on another phone" in response.get_data(as_text=True)
+
+
+# --- One tap per thing said; the preview says when the hand ends the game (issue 17) -------------------------
+
+
+def test_a_count_is_one_choice_in_a_row_and_a_rarer_number_is_typed_beside_it(client, game):
+    page = client.get(f"/games/{game}/hands/new").get_data(as_text=True)
+    # Red 3s: 0 to 4 in one row (two decks hold four), the number box beside them, the row posting s0-red_threes_pick.
+    assert re.findall(r'name="s0-red_threes_pick" value="(\d)"', page) == ["0", "1", "2", "3", "4"]
+    assert 'id="s0-red_threes" name="s0-red_threes" type="text"' in page
+    # The choice and an empty box: the choice. A number typed in the box: that number, whatever the row says.
+    chosen = {
+        **FIRST_HAND,
+        "s0-natural_canastas_pick": "2",
+        "s0-natural_canastas": "",
+        "s1-natural_canastas_pick": "0",
+        "s1-natural_canastas": "5",
+    }
+    body = client.post(f"/games/{game}/hands/preview", data=chosen, headers={"HX-Request": "true"})
+    # Us: 3s 300 (three canastas) + 2 natural 1,000 + mixed 300 + out 100 = 1,700; + 385 = 2,085.
+    # Them: 5 natural 2,500 + mixed 300, no 3s; + 140 = 2,940.
+    assert re.findall(r'class="cumulative">([^<]+)<', body.get_data(as_text=True)) == ["2,085", "2,940"]
+
+
+def test_special_canastas_and_hands_are_shown_one_tap_each(client, game):
+    page = client.get(f"/games/{game}/hands/new").get_data(as_text=True)
+    more = page.index('class="more"')
+    for name in ('name="s0-sevens_canasta"', 'name="s0-aces_canasta"', 'name="s0-wild_canasta" value="deuces"'):
+        assert page.index(name) < more, f"{name} is under More"
+    assert 'type="radio" name="s0-special_hand" value="pairs"' in page
+    assert '<select id="s0-special_hand"' not in page and '<select id="s0-wild_canasta"' not in page
+
+
+def test_the_preview_says_when_the_hand_ends_the_game_and_who_wins(client):
+    game = client.post("/games", data={**NEW_GAME, "target": "1000"}).headers["Location"].rsplit("/", 1)[1]
+    body = client.post(f"/games/{game}/hands/preview", data=FIRST_HAND, headers={"HX-Request": "true"})
+    # Us 1,585 (worked out above FIRST_HAND) reach 1,000; Them 440.
+    assert "This hand ends the game: Us win 1,585 to 440." in text(body)
+    short = {**FIRST_HAND, "s0-count": "-385"}  # Us 1,200 − 385 = 815: short of 1,000, and Them 440
+    body = client.post(f"/games/{game}/hands/preview", data=short, headers={"HX-Request": "true"})
+    assert "ends the game" not in text(body)

@@ -16,7 +16,9 @@ import { gameOf, signed } from "./rules.js";
 const SIDE = /^s(\d+)-/;
 export const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
 const partOf = (input) => input.dataset.part || "";
-const sideInputs = (form, s) => [...form.elements].filter((input) => input.name?.startsWith("s" + s + "-") && input.type !== "radio");
+// A radio is read only when chosen and one of a row of named choices (data-choice, a special hand), like a select.
+const sideInputs = (form, s) => [...form.elements].filter((input) => input.name?.startsWith("s" + s + "-") &&
+  (input.type !== "radio" || input.checked && input.dataset.choice));
 const signOf = (form, input) => form.elements.namedItem(input.name + "_sign");
 // Put `value` at `path` ("cards.melded.aces", "sides.0.players.1": a list) in `object`; get it back.
 export function put(object, path, value) {
@@ -40,8 +42,9 @@ export function readForm(form, doc, position) {
   const problems = [];
   const read = (input, s) => {  // an input's value, or undefined when nothing is entered
     if (input.type === "checkbox") return input.checked || undefined;
-    if (input.tagName === "SELECT") return !input.value ? undefined : input.dataset.kind === "yes-no" ? input.value === "yes" : input.value;
-    const { value, error } = wholeNumber(input.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
+    if (input.tagName === "SELECT" || input.type === "radio") return !input.value ? undefined : input.dataset.kind === "yes-no" ? input.value === "yes" : input.value;
+    // A count's number box, else the choice ticked in its row (0-4) of the same name.
+    const { value, error } = wholeNumber(input.value || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
     const signed = input.dataset.sign;
     if (error) problems.push({ ...at, message: error });
     else if (!signed && value < 0) problems.push({ ...at, message: "Can't be less than 0." });
@@ -71,6 +74,7 @@ export function readForm(form, doc, position) {
 // select, ticked when `value` is theirs (or true) for checkboxes and radios.
 export function setField(form, name, value) {
   const item = form.elements.namedItem(name);
+  if (value === "" && item instanceof RadioNodeList) return;  // a count's empty box after its choice, or no choice
   for (const input of item instanceof RadioNodeList ? item : item ? [item] : []) {
     if (input.type === "checkbox" || input.type === "radio") input.checked = value === true || value === input.value;
     else input.value = value;
@@ -81,7 +85,7 @@ export function fillForm(form, hand) {
   for (const input of form.elements) {
     if (!SIDE.test(input.name || "")) continue;
     if (input.type === "checkbox") input.checked = false;
-    else if (input.type === "radio") input.checked = input.value === "+";
+    else if (input.type === "radio") input.checked = /^[+0]?$/.test(input.value);  // +, 0, None
     else if (input.type !== "hidden") input.value = "";
   }
   for (const input of $$("[data-credit=cutter]", form)) input.checked = hand.sides.some((e) => e[keyOf(input)]);
@@ -90,11 +94,11 @@ export function fillForm(form, hand) {
       const value = got(entry, keyOf(input));
       if (value === undefined) continue;
       if (input.type === "checkbox") input.checked = partOf(input) === "mode" || value === true;
-      else if (input.dataset.kind === "yes-no") input.value = value ? "yes" : "no";
+      else if (input.dataset.kind === "yes-no") setField(form, input.name, value ? "yes" : "no");
       else if (input.dataset.sign) {
         setField(form, input.name + "_sign", value < 0 ? "-" : "+");
         input.value = String(Math.abs(value));
-      } else input.value = String(value);
+      } else setField(form, input.name, String(value));
     }
   });
 }

@@ -157,7 +157,7 @@ export function handFormShowsPlace(game, items) {
     if (!mine.length || stored) return;
     const number = position + 1;
     const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
-    if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not yet synced)";
+    if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not sent yet)";
     if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
     const score = scoreGame(doc);
     if (info && score.next_dealer !== undefined) {  // <template id="offline-hand-info"> (games/hand.html)

@@ -17,8 +17,10 @@ on("click", (event) => {
 // Number fields take digits only (a Count may also start with a minus sign). Anything else is
 // refused where it was typed, and said in that field's own message slot; the server refuses it
 // too, for a phone without this script.
-on("input", (event) => {
-  if (event.target.dataset) delete event.target.dataset.refused;
+// A choice tapped in a count's row (0-4) empties the number box beside it, which would otherwise be the one meant.
+on("input", ({ target }) => {
+  if (target.dataset) delete target.dataset.refused;
+  if (target.dataset?.box) byId(target.dataset.box).value = "";
 });
 on("beforeinput", (event) => {
   const input = event.target, sign = input.dataset?.sign;

@@ -99,7 +99,7 @@ export async function showLocalGame() {
   }
   summarize(form);
   form.hidden = finished && !editing;
-  $(".offline-hand-heading", form).textContent = editing ? "Edit hand " + number + " (not yet synced)" : "Hand " + number;
+  $(".offline-hand-heading", form).textContent = editing ? "Edit hand " + number + " (not sent yet)" : "Hand " + number;
   $(".save-offline-hand", form).textContent = editing ? "Save changes" : "Save hand " + number;
   $(".cancel-edit", form).hidden = !editing;
 }
@@ -111,7 +111,7 @@ export async function listLocalGames() {
   const games = kept.filter((g) => g.local && !g.local.created);
   $("ul", section).replaceChildren(...games.map((game) => el("li", {},
     el("a", { href: localShellUrl(game.id) }, sideNames(game.doc)),
-    " · " + plural(queued.filter((i) => i.gameId === game.id).length, "hand", "hands") + ", not yet synced")));
+    " · " + plural(queued.filter((i) => i.gameId === game.id).length, "hand", "hands") + ", not sent yet")));
   section.hidden = !games.length;
 }
 async function keepLocalHand(form) {

@@ -66,6 +66,7 @@ def _hand_page(
     status: int = 200,
     preview: rules.HandScore | None = None,
     block: str | None = None,
+    ending: str = "",
 ) -> ResponseReturnValue:
     editing = position < len(stored.game.hands)
     if editing:
@@ -95,7 +96,23 @@ def _hand_page(
         minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
         totals_before=before,
         card_grid=CARD_GRID,
+        ending=ending,
     )
+
+
+def _ending(stored: store.Stored, hand: rules.Hand, preview: rules.HandScore) -> str:
+    """What the preview says when this hand ends the game: "This hand ends the game: Us win 8,620 to 7,155"."""
+    totals = tuple(s.cumulative for s in preview.sides)
+    winners = rules.game_over(stored.game_rules, totals, hand)
+    if not winners:
+        return ""
+    names = [side.name for side in stored.table.sides]
+    won = " and ".join(names[i] for i in winners)
+    others = [f"{totals[i]:,}".replace("-", "\u2212") for i in range(len(totals)) if i not in winners]
+    figure = f"{totals[winners[0]]:,}".replace("-", "\u2212")
+    if not others:
+        return f"This hand ends the game: {won} share the win at {figure}."
+    return f"This hand ends the game: {won} win {figure} to {' and '.join(others)}."
 
 
 @bp.get("/games/<game_id>/hands/new")
@@ -234,13 +251,15 @@ def create_hand(game_id: str) -> ResponseReturnValue:
 def _preview(stored: store.Stored, position: int) -> ResponseReturnValue:
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
-    preview = None
+    preview, ending = None, ""
     if checked is not None:
         before = _totals_before(stored, position)
         preview = rules.score_hand(stored.game_rules, stored.table, checked[0], position, before, check=False)
+        if position == stored.hand_count:  # the next hand (a corrected one is checked to end where the game does)
+            ending = _ending(stored, checked[0], preview)
     # htmx: always 200, the problems travel in the fragment; without JavaScript a refused hand is a 422 page.
     status = 200 if preview is not None or request.htmx else 422
-    return _hand_page(stored, form, position, status, preview=preview, block="preview")
+    return _hand_page(stored, form, position, status, preview=preview, block="preview", ending=ending)
 
 
 @bp.post("/games/<game_id>/hands/preview")

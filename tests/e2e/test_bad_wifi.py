@@ -167,7 +167,7 @@ def test_hands_waiting_are_said_as_sending_only_while_the_server_answers(page, w
     )
     expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand saved on this phone, not sent yet.")
     page.get_by_role("link", name="Enter hand 2").click()
-    expect(page.locator("h1")).to_have_text("Hand 2 (not yet synced)")
+    expect(page.locator("h1")).to_have_text("Hand 2 (not sent yet)")
     assert indicator(page) == ("offline", "No connection: 1 hand saved on this phone, not sent yet.")
     enter(
         page,

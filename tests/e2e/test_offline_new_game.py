@@ -89,7 +89,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_on
 
     # Hand 2 corrected while it waits: Us' Count was 50, not 40.
     page.locator("#hand-2").get_by_role("button", name="Edit hand 2").click()
-    expect(page.get_by_role("heading", name="Edit hand 2 (not yet synced)")).to_be_visible()
+    expect(page.get_by_role("heading", name="Edit hand 2 (not sent yet)")).to_be_visible()
     us_count = page.locator('fieldset[data-side="0"]').get_by_role("textbox", name=re.compile("^Count"))
     expect(us_count).to_have_value("40")
     us_count.fill("50")

@@ -113,19 +113,19 @@ def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page,
     expect(page.locator("#sync-status")).to_have_text("No connection: 1 hand saved on this phone, not sent yet.")
 
     page.get_by_role("link", name="Enter hand 2").click()
-    expect(page.locator("h1")).to_have_text("Hand 2 (not yet synced)")
+    expect(page.locator("h1")).to_have_text("Hand 2 (not sent yet)")
     # Hand 2 is dealt by Bea; Us at 1,250 and Them at 360 both need 125.
-    expect(page.locator(".hand-info")).to_have_text("Bea deals · Minimum Count Us 125, Them 125 (not yet synced)")
+    expect(page.locator(".hand-info")).to_have_text("Bea deals · Minimum Count Us 125, Them 125 (not sent yet)")
     enter(page, *HAND_2, save="Save hand 2")
     expect(page.locator("#hand-2 .not-synced")).to_be_visible()
     page.get_by_role("link", name="Enter hand 3").click()
-    expect(page.locator("h1")).to_have_text("Hand 3 (not yet synced)")
+    expect(page.locator("h1")).to_have_text("Hand 3 (not sent yet)")
     enter(page, *HAND_3, save="Save hand 3")
     expect(page.locator("#hand-3 .not-synced")).to_be_visible()
 
     # Hand 2 corrected while it waits: Us' Count was 100, not 50.
     page.locator("#hand-2").get_by_role("link", name="Edit hand 2").click()
-    expect(page.locator("h1")).to_have_text("Edit hand 2 (not yet synced)")
+    expect(page.locator("h1")).to_have_text("Edit hand 2 (not sent yet)")
     us_count = page.locator('fieldset[data-side="0"]').get_by_role("textbox", name=re.compile("^Count"))
     expect(us_count).to_have_value("50")
     us_count.fill("100")
@@ -341,7 +341,7 @@ def test_a_hand_counted_by_the_grid_or_reported_as_a_base_waits_as_the_server_re
     assert figures(page, 1) == [["1,000", "80", "1,080", "1,080"], ["300", "60", "360", "360"]]
 
     page.locator("#hand-1").get_by_role("link", name="Edit hand 1").click()
-    expect(page.locator("h1")).to_have_text("Edit hand 1 (not yet synced)")
+    expect(page.locator("h1")).to_have_text("Edit hand 1 (not sent yet)")
     expect(us.locator(".grid-toggle input")).to_be_checked()
     expect(us.get_by_label("Jokers melded", exact=True)).to_have_value("1")
     expect(us.get_by_label("8 to K in hand", exact=True)).to_have_value("1")

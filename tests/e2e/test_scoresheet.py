@@ -49,16 +49,37 @@ def side_panel(page: Page, side: int) -> Locator:
     return page.locator(f'fieldset[data-side="{side}"]')
 
 
+def pick_row(panel: Locator, label: str) -> Locator:
+    """A count's row of choices (0-4), where the form offers one (once the hand form is there)."""
+    panel.locator(".pick").first.wait_for()
+    return panel.get_by_role("radiogroup", name=re.compile(f"^{re.escape(label)}: 0 to"))
+
+
 def tap_more(panel: Locator, label: str, times: int = 1) -> None:
-    """Tap a stepper's + button."""
+    """`times` more of a count: one tap on its row of choices (issue 17), else a stepper's + button each time."""
+    row = pick_row(panel, label)
+    if row.count():
+        now = int(row.locator("input:checked").get_attribute("value") or 0)
+        row.get_by_role("radio", name=str(now + times), exact=True).tap()
+        return
     for _ in range(times):
         panel.get_by_role("button", name=f"One more: {label}", exact=True).tap()
 
 
 def tap_fewer(panel: Locator, label: str, times: int = 1) -> None:
-    """Tap a stepper's − button."""
+    """`times` fewer of a count: one tap on its row of choices, else a stepper's − button each time."""
+    row = pick_row(panel, label)
+    if row.count():
+        now = int(row.locator("input:checked").get_attribute("value") or 0)
+        row.get_by_role("radio", name=str(now - times), exact=True).tap()
+        return
     for _ in range(times):
         panel.get_by_role("button", name=f"One fewer: {label}", exact=True).tap()
+
+
+def expect_chosen(panel: Locator, label: str, value: str) -> None:
+    """A count chosen in its row of choices."""
+    expect(pick_row(panel, label).get_by_role("radio", name=value, exact=True)).to_be_checked()
 
 
 def switch(scope: Locator | Page, label: str) -> Locator:
@@ -203,11 +224,11 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     assert_fits_the_phone(page)
     us, them = side_panel(page, 0), side_panel(page, 1)
     tap_more(us, "Red 3s", 2)
-    expect(us.get_by_label("Red 3s", exact=True)).to_have_value("2")
+    expect_chosen(us, "Red 3s", "2")
     tap_more(us, "Natural canastas")
     tap_more(us, "Mixed canastas", 2)
     tap_fewer(us, "Mixed canastas")  # one tap too many, taken back
-    expect(us.get_by_label("Mixed canastas", exact=True)).to_have_value("1")
+    expect_chosen(us, "Mixed canastas", "1")
     turn_on(us, "Went out")
     type_count(us, "+", "385")
     tap_more(them, "Red 3s")
@@ -312,13 +333,13 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     expect(count_error).to_have_text("The Count must be a multiple of 5.")
     expect(switch(us, "Went out")).to_have_attribute("aria-invalid", "true")
     expect(count_field(them)).to_have_attribute("aria-invalid", "true")
-    expect(us.get_by_label("Red 3s", exact=True)).to_have_value("1")
-    expect(us.get_by_label("Natural canastas", exact=True)).to_have_value("1")
+    expect_chosen(us, "Red 3s", "1")
+    expect_chosen(us, "Natural canastas", "1")
     expect(switch(us, "Went out")).to_be_checked()
     expect(us.get_by_role("radio", name="plus", exact=True)).to_be_checked()
     expect(count_field(us)).to_have_value("150")
-    expect(them.get_by_label("Black 3s", exact=True)).to_have_value("2")
-    expect(them.get_by_label("Natural canastas", exact=True)).to_have_value("1")
+    expect_chosen(them, "Black 3s", "2")
+    expect_chosen(them, "Natural canastas", "1")
     expect(count_field(them)).to_have_value("123")
     assert_fits_the_phone(page)
 
@@ -347,12 +368,12 @@ def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server
     assert_fits_the_phone(page)
     us, them = side_panel(page, 0), side_panel(page, 1)
     # The form holds hand 1 as it was saved.
-    expect(us.get_by_label("Red 3s", exact=True)).to_have_value("2")
-    expect(us.get_by_label("Natural canastas", exact=True)).to_have_value("1")
-    expect(us.get_by_label("Mixed canastas", exact=True)).to_have_value("1")
+    expect_chosen(us, "Red 3s", "2")
+    expect_chosen(us, "Natural canastas", "1")
+    expect_chosen(us, "Mixed canastas", "1")
     expect(switch(us, "Went out")).to_be_checked()
     expect(count_field(us)).to_have_value("385")
-    expect(them.get_by_label("Red 3s", exact=True)).to_have_value("1")
+    expect_chosen(them, "Red 3s", "1")
     expect(them.get_by_role("radio", name="minus", exact=True)).to_be_checked()
     expect(count_field(them)).to_have_value("60")
     tap_fewer(us, "Red 3s")
@@ -463,7 +484,7 @@ def test_a_hand_is_saved_with_javascript_off(live_server: str, browser: Browser,
         assert saved.value.status == 422
         us, them = side_panel(page, 0), side_panel(page, 1)
         expect(page.locator("#s0-went_out-error")).to_have_text("Going out needs two closed canastas.")
-        expect(us.get_by_label("Red 3s", exact=True)).to_have_value("2")
+        expect_chosen(us, "Red 3s", "2")
         expect(count_field(us)).to_have_value("385")
         expect(count_field(them)).to_have_value("140")
         expect(switch(us, "Went out")).to_be_checked()
@@ -537,9 +558,9 @@ def test_tap_targets_are_big_enough_for_a_finger(page: Page, live_server: str):
     for side in (0, 1):
         open_more(side_panel(page, side))  # the rare entries too
     steppers = page.locator("button.step")
-    # − and + for 6 numbers on each side's panel: 4 everyday, and the two dirty-player counts under More
-    # (modern counts a 3 left in hand in the Count, so it has no stepper).
-    assert steppers.count() == 2 * 2 * 6
+    # − and + for the two dirty-player counts under More on each side's panel (the 3s and canastas are rows of
+    # choices; modern counts a 3 left in hand in the Count, so it has no stepper).
+    assert steppers.count() == 2 * 2 * 2
     problems += too_small(page, steppers, "stepper")
     for step in (steppers.first, steppers.last):
         box = step.bounding_box()
