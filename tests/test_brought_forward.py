@@ -245,3 +245,22 @@ def test_a_rematch_starts_from_nothing(client):
     assert response.status_code == 303
     rematch = client.get(f"/api/games/{response.headers['Location'].rsplit('/', 1)[1]}").get_json()
     assert "brought_forward" not in rematch and rematch["totals"] == [0, 0]
+
+
+def test_a_side_below_zero_on_paper_can_be_typed_on_the_new_game_page(client):
+    """A side can be behind on paper (−200 after a hand of penalties): its field takes a minus sign, a real one too,
+    and the game starts from it. Modern: 3,000 is in the 3,000-4,995 band (Minimum Count 155); -200 is below 3,000,
+    negative too (125)."""
+    page = client.get("/games/new").get_data(as_text=True)
+    field = re.search(r'<input id="brought_forward1"[^>]*>', page).group(0)
+    assert 'inputmode="numeric"' not in field  # that keyboard has no minus on many phones
+    pattern = re.search(r'pattern="([^"]*)"', field).group(1)
+    assert re.fullmatch(pattern, "\u2212200") and re.fullmatch(pattern, "-200") and re.fullmatch(pattern, "3,000")
+    response = client.post("/games", data={**NEW_GAME, "brought_forward0": "3000", "brought_forward1": "\u2212200"})
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    doc = client.get(f"/api/games/{game_id}").get_json()
+    assert doc["brought_forward"] == [3000, -200] and doc["totals"] == [3000, -200]
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert re.search(r"Brought forward Total 3,000 Total \u2212200", sheet)
+    assert "Minimum Count 155" in sheet and "Minimum Count 125" in sheet
