@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from test_offline_queue import create_game_by_api, enter, entered, figures, game_id, keep_on_the_phone, server_game
 
@@ -80,7 +81,20 @@ def indicator(page: Page) -> tuple[str, str]:
 
 
 def everything_the_indicator_said(page: Page) -> list[tuple[str, str]]:
-    seen = [tuple(pair) for pair in page.evaluate("JSON.parse(sessionStorage.getItem('seen') || '[]')")]
+    """Every state the indicator showed, read from the page even while it reloads itself: once the phone's hands
+    are sent, the sheet shown from the phone's copy reloads from the server (sync.js), and a read caught by that
+    reload is read again from the new page (sessionStorage outlives it)."""
+    for _ in range(10):
+        try:
+            said = page.evaluate("JSON.parse(sessionStorage.getItem('seen') || '[]')")
+            break
+        except PlaywrightError as error:
+            if "Execution context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state("load")
+    else:
+        raise AssertionError("the page kept reloading: what the indicator said could not be read")
+    seen = [tuple(pair) for pair in said]
     for state, text in seen:
         assert state == "" or SAYS[state].match(text), f"the indicator's state {state} said {text!r}"
     return seen
