@@ -107,17 +107,6 @@ def scoreboard_qr(game_id: str) -> Markup:
     return Markup(qr_svg(url_for("share.scoreboard", game_id=game_id, _external=True)))
 
 
-# What the phone's rules (assets/js/rules.js) take from the rule catalogue, as data: every page carries it
-# (base.html, #rule-catalogue), so a hand is scored offline with the values the server defines.
-RULE_CATALOGUE = rules.phone_json()
-
-
-@bp.app_template_global()
-def rule_catalogue() -> dict:
-    """The rule catalogue as the phone's rules read it."""
-    return RULE_CATALOGUE
-
-
 bp.add_app_template_filter(format_room_code, "room_code")
 
 

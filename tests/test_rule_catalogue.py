@@ -161,15 +161,23 @@ def test_the_hand_form_shows_each_entry_s_worth_beside_it(app, value):
 # --- The phone's rules --------------------------------------------------------------------------------
 
 
-def test_every_page_carries_the_catalogue_the_phone_s_rules_read(client):
-    page = client.get("/").get_data(as_text=True)
-    found = re.search(r'<script type="application/json" id="rule-catalogue">(.*?)</script>', page, re.S)
-    assert found
-    carried = json.loads(found.group(1))
-    assert carried == json.loads(json.dumps(rules.phone_json()))
+def test_the_phone_s_copy_of_the_catalogue_is_the_catalogue():
+    generator = rule_docs()
+    text = generator.PHONE.read_text(encoding="utf-8")
+    assert text == generator.phone_written(), f"assets/js/catalogue.json is out of date: run `{generator.COMMAND}`"
+    carried = json.loads(text)
     priced = {entry: (key, sign) for entry, key, sign, _ in carried["priced"]}
     for value in rules.PRICED:
         assert priced[value.entry] == (value.key, -1 if value.penalty else 1)
     for value in rules.CATALOGUE:
         for entry in value.gates:
             assert carried["gates"][entry] == value.key
+
+
+def test_the_catalogue_is_in_the_phone_s_script_not_in_every_page(client):
+    # Built into static/js/scorepad.min.js (tests/test_built_scripts.py holds the bundle to its sources), which the
+    # phone keeps: no page carries a copy of its own.
+    assert "rule-catalogue" not in client.get("/").get_data(as_text=True)
+    bundle = (ROOT / "static" / "js" / "scorepad.min.js").read_text(encoding="utf-8")
+    for key, name in rules.phone_json()["special_hands"].items():
+        assert name in bundle, key

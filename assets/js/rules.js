@@ -2,13 +2,14 @@
 // game's own rules; held to the Python answers by tests/vectors/rules.json (scripts/rule_vectors.py).
 // An ES module of static/js/scorepad.min.js (scripts/build_js.mjs): the other modules import what the export list at
 // the end names, and window.ScorepadRules gives the figures and checks to the tests.
-// The rules as data the page carries (#rule-catalogue, base.html; rules.phone_json in scorepad/rules/catalogue.py),
-// so that nothing here restates them: each priced entry [entry, value, sign, value it is charged instead of or
-// null], scored by one step (rules.priced), and the value behind each entry a game has only where that value is
-// above 0 (rules.Rules.has); the side entries [name, kind, label] in rules.SIDE_FIELDS's order (kind: i number,
-// f number or null, b boolean, m boolean or null, s name, c grid); the counting grid [kind, points, label, cards
-// per deck]; the names of the wild-card canastas, the presets and the special hands.
-const CATALOGUE = JSON.parse(document.getElementById("rule-catalogue").textContent);
+// The rules as data (assets/js/catalogue.json, written by scripts/rule_docs.py from rules.phone_json in
+// scorepad/rules/catalogue.py and built into the bundle), so that nothing here restates them: each priced entry
+// [entry, value, sign, value it is charged instead of or null], scored by one step (rules.priced), and the value
+// behind each entry a game has only where that value is above 0 (rules.Rules.has); the side entries [name, kind,
+// label] in rules.SIDE_FIELDS's order (kind: i number, f number or null, b boolean, m boolean or null, s name, c
+// grid); the counting grid [kind, points, label, cards per deck]; the names of the wild-card canastas, the presets
+// and the special hands. In the bundle, not in every page: pages stay small, and the phone keeps it with the script.
+import CATALOGUE from "./catalogue.json";
 const { fields: FIELDS, cards: CARDS, wild: WILD, presets: PRESETS, special_hands: SPECIAL_HANDS } = CATALOGUE;
 const NAMES = FIELDS.map((f) => f[0]);
 const LABEL = Object.fromEntries(FIELDS.map((f) => [f[0], f[2]]));

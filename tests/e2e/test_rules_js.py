@@ -29,13 +29,8 @@ RUN_EVERY_VECTOR = """(vectors) => {
 
 
 def with_rules_js(page: Page) -> Page:
-    """A blank page with the rule catalogue and the built script (the rules in it) loaded, as a plain script."""
-    # As every page carries it (base.html): the rule catalogue the script reads its values' entries from.
-    catalogue = json.dumps(rules.phone_json())
-    page.set_content(
-        "<!doctype html><title>rules.js</title>"
-        f'<script type="application/json" id="rule-catalogue">{catalogue}</script>'
-    )
+    """A blank page with the built script (the rules and their catalogue in it) loaded, as a plain script."""
+    page.set_content("<!doctype html><title>rules.js</title>")
     page.add_script_tag(path=str(RULES_JS))
     return page
 
