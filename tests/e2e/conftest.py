@@ -14,6 +14,7 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
@@ -363,3 +364,37 @@ def wait_until_kept(page, paths: list[str], seconds: float = 10) -> None:
         [paths, seconds],
     )
     assert not missing, f"the service worker did not keep {missing} within {seconds} s"
+
+
+# The phone's queue of hands waiting (assets/js/store.js): how many, read from IndexedDB.
+_WAITING_JS = """() => new Promise((resolve) => {
+  const open = indexedDB.open("scorepad-offline", 1);
+  open.onerror = () => resolve(-1);
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains("queue")) { db.close(); resolve(0); return; }
+    const count = db.transaction("queue").objectStore("queue").count();
+    count.onsuccess = () => { db.close(); resolve(count.result); };
+    count.onerror = () => { db.close(); resolve(-1); };
+  };
+})"""
+
+
+def settled(page) -> None:
+    """Wait until the phone holds no hand waiting and the page is done with what follows a send.
+
+    A Save whose answer is slow (a busy machine) leaves the form after a second and keeps the hand on the phone
+    (sync.js); once the server has it, the sheet reloads itself. A test that goes elsewhere before then has its own
+    navigation aborted by that reload (net::ERR_ABORTED), so it waits for the queue to empty and the network to rest.
+    """
+    for _ in range(200):  # at most about 20 s, as PAGE_WAIT_MS
+        try:
+            if page.evaluate(_WAITING_JS) == 0:
+                break
+        except PlaywrightError as error:  # caught by the reload itself: read again from the new page
+            if "Execution context was destroyed" not in str(error):
+                raise
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("hands were still waiting on the phone after 20 s")
+    page.wait_for_load_state("networkidle")

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from conftest import PHONE, no_horizontal_scroll
+from conftest import PHONE, no_horizontal_scroll, settled
 
 MINUS = "\u2212"
 WIDTHS = (360, 430, PHONE["width"])  # the narrowest and widest phones, then back to the usual one
@@ -585,6 +585,7 @@ def test_body_text_is_at_least_16px(page: Page, live_server: str):
     """Every page's running text is 16 px or more (small print in <small> aside)."""
     start_game(page, live_server)
     enter_the_example_hand(page)
+    settled(page)  # before leaving the sheet: a slow Save's reload must not abort the next page's load
     game_url = page.url.split("#")[0]
     expect(page.locator("body")).to_have_css("font-size", "16px")
     problems = []
