@@ -952,14 +952,20 @@ def mark_restored(stored: Stored, original_id: str) -> None:
     db.session.commit()
 
 
-def mark_rematch(stored: Stored, rematch_id: str) -> None:
-    """Note the game started as this finished game's rematch, so its scoreboard takes watchers there.
+def mark_rematch(stored: Stored, rematch_id: str) -> str:
+    """Note the game started as this finished game's rematch, so its scoreboard takes watchers there; unless another
+    phone noted its own since this one read the game (both tapped Rematch at once): the rematch the game leads to.
 
     Written past the ORM, as mark_restored: starting the next game is not a change to this one (its version and
     kept figures stay); the scoreboard's poll finds it with the revision (scoreboard_revision)."""
     table = GameRecord.__table__
-    db.session.execute(table.update().where(table.c.id == stored.id).values(rematch_id=rematch_id))
+    seen = table.c.rematch_id.is_not_distinct_from(stored.seen[1])  # none, or one deleted since
+    marked = db.session.execute(
+        table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id)
+    ).rowcount
+    leads_to = rematch_id if marked else db.session.scalar(db.select(table.c.rematch_id).where(table.c.id == stored.id))
     db.session.commit()
+    return leads_to or rematch_id
 
 
 def delete_game(stored: Stored) -> None:
