@@ -16,6 +16,8 @@ import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from .conftest import game_document
 from .test_concurrency import TIMEOUT, database_uri, server  # noqa: F401 (the module's gunicorn, started once)
 
@@ -213,3 +215,90 @@ def test_an_undo_racing_a_rematch_started_on_another_phone_takes_nothing_back(ap
     assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
     assert cumulative(client, game) == ["1,585", "440"]  # FIRST_HAND, still there (tests/test_games.py)
     _kept_figures_are_the_hands(app, game)
+
+
+# --- The hand form's rows of choices (forms.with_picks): the number meant is the one stored -------------------------
+
+
+@pytest.mark.parametrize(
+    ("pick", "box", "meant"),
+    [
+        ("3", "0", 0),  # a choice tapped, then 0 typed in the box: the box is what was typed last
+        ("2", "5", 5),  # a rarer number typed beside a choice
+        ("2", "", 2),  # the box emptied again: the choice ticked is what is left
+        ("2", "  ", 2),  # a box of spaces is an empty box
+        (None, "6", 6),  # typed alone
+        ("4", None, 4),  # a box the browser did not send (no JavaScript never leaves it out, a script might)
+    ],
+)
+def test_a_pick_row_and_its_box_store_the_number_meant(client, pick, box, meant):
+    from .test_games import FIRST_HAND, NEW_GAME
+
+    game = client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1]
+    sent = {**FIRST_HAND}
+    sent.pop("s1-natural_canastas", None)
+    if pick is not None:
+        sent["s1-natural_canastas_pick"] = pick
+    if box is not None:
+        sent["s1-natural_canastas"] = box
+    assert client.post(f"/games/{game}/hands", data=sent).status_code == 303
+    them = client.get(f"/api/games/{game}").get_json()["hands"][0]["sides"][1]
+    assert them.get("natural_canastas", 0) == meant
+    # Them (FIRST_HAND): mixed 300 + Count 140, and 500 a natural canasta: 440 + 500 × meant.
+    assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 440 + 500 * meant
+
+
+def test_a_choice_for_an_entry_the_game_does_not_have_is_never_stored(client):
+    """Classic has no sevens canasta: a choice for one (a form of another game's, or a script) stores none."""
+    from .test_games import NEW_GAME, hand_form
+
+    game = client.post("/games", data={**NEW_GAME, "preset": "classic"}).headers["Location"].rsplit("/", 1)[1]
+    sent = {
+        **hand_form({"mixed_canastas": 2, "went_out": "y", "count": 100}, {"count": -50}),
+        "s0-sevens_canasta_pick": "1",
+    }
+    response = client.post(f"/games/{game}/hands", data=sent)
+    hands = client.get(f"/api/games/{game}").get_json()["hands"]
+    assert all("sevens_canasta" not in side for hand in hands for side in hand["sides"]), (response.status_code, hands)
+
+
+def test_a_queued_hand_whose_key_was_answered_meanwhile_is_answered_as_one_moment(app, client, api_game, monkeypatch):
+    """The phone's queued copy of a hand reads the game (no key answered yet); before it writes, the same hand
+    under the same key is stored (the hand form's own post, here the API's); the copy is then answered "applied",
+    with the game as it was when found stored. A third phone's hand saved just before that answer is sent is not
+    mixed into it: its version and its document's revision and hands are of one moment."""
+    from scorepad import store, sync
+
+    game_id, token, auth = api_game
+    assert client.post(f"/games/{game_id}/claim", data={"key": token}).status_code == 303
+    other, storing, answering, done = app.test_client(), store._store_next, sync._answer, []
+    keyed = {**auth, "Idempotency-Key": "hand-1"}
+
+    def form_post_first(*args, **kwargs):
+        if not done:  # once (the other phone's own save comes here too)
+            done.append(True)
+            saved = elsewhere(lambda: other.post(f"/api/games/{game_id}/hands", json=_api_hand(0), headers=keyed))
+            assert saved.status_code == 201
+        return storing(*args, **kwargs)
+
+    def third_phone_then_answer(*args, **kwargs):
+        assert (
+            elsewhere(lambda: other.post(f"/api/games/{game_id}/hands", json=_api_hand(1), headers=auth)).status_code
+            == 201
+        )
+        return answering(*args, **kwargs)
+
+    monkeypatch.setattr(store, "_store_next", form_post_first)
+    monkeypatch.setattr(sync, "_answer", third_phone_then_answer)
+    body = {"hand": _api_hand(0), "base_version": 1, "position": 0}
+    response = client.post(f"/sync/games/{game_id}/hands", json=body, headers={"Idempotency-Key": "hand-1"})
+    monkeypatch.setattr(store, "_store_next", storing)
+    monkeypatch.setattr(sync, "_answer", answering)
+
+    answer = response.get_json()
+    assert answer["outcome"] == "applied", answer
+    game = answer["game"]
+    # The hand stored once (revision 2, one hand: Us 700, Them −5), version and document of that same moment.
+    assert (answer["version"], game["revision"], len(game["hands"]), game["totals"]) == (2, 2, 1, [700, -5])
+    final = client.get(f"/api/games/{game_id}").get_json()
+    assert (final["revision"], len(final["hands"]), final["totals"]) == (3, 2, [1400, -15])  # −5 − 10
