@@ -863,7 +863,7 @@ def _append_held(
             remembered = db.session.execute(_REMEMBERED, {"game_id": game_id, "key": key}).first()
             if remembered is not None and utc(remembered.created_at) >= datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
                 answer = _replayed(now or _read(game_id), remembered, data, sent)
-                _release()
+                _commit_as_written()  # nothing written: the game as read stays in memory for the answer (not _release)
                 return answer
         if version != read_version and not follow:
             raise EditConflict()
