@@ -59,6 +59,9 @@ class Stored:
         notes: list[str] | None = None,
     ):
         self.record = record
+        # The revision read, and the rematch the game led to then: a change is made only on the game as read
+        # (_writing), even if the record is read again meanwhile (a commit of something else expires it).
+        self.seen: tuple[int, str | None] = (record.version, record.rematch_id)
         if notes is not None:
             self.__dict__["hand_notes"] = notes
         if game is not None:
@@ -524,20 +527,27 @@ def _lock(game_id: str) -> int:
     row `FOR UPDATE` on PostgreSQL; on SQLite the database's write lock (`BEGIN IMMEDIATE`, waiting for a change in
     progress to end: delivery.SQLITE_BUSY_SECONDS). Changes to one game then happen one after the
     other, each on the game as the one before left it; reads never wait."""
+    return _hold(game_id)[0]
+
+
+def _hold(game_id: str) -> tuple[int, str | None]:
+    """_lock, giving the game's revision and its rematch now (a rematch started changes no revision)."""
     db.session.info[_HELD] = True  # until the transaction ends: nothing else may write the game meanwhile
     connection = db.session.connection()
     if connection.dialect.name == "sqlite":
         driver = connection.connection.driver_connection
         if driver is not None and not driver.in_transaction:  # else a write of this session already holds it
             connection.exec_driver_sql("BEGIN IMMEDIATE")
-    version = db.session.execute(_LOCK, {"game_id": game_id}).scalar_one_or_none()
-    if version is None:
+    now = db.session.execute(_LOCK, {"game_id": game_id}).first()
+    if now is None:
         raise GameNotFound(game_id)
-    return version
+    return now.version, now.rematch_id
 
 
 _HELD = "scorepad_holds_a_game"
-_LOCK = db.select(GameRecord.version).where(GameRecord.id == bindparam("game_id")).with_for_update()
+_LOCK = (
+    db.select(GameRecord.version, GameRecord.rematch_id).where(GameRecord.id == bindparam("game_id")).with_for_update()
+)
 
 
 def _release() -> None:
@@ -566,13 +576,15 @@ def _writing(
     """Make a change to a game read at one revision, and commit it with the game's figures after it (`score`).
 
     The game is held first (_lock; `held`: it already is, at this revision); if it changed since it was read
-    (another phone, another request at the same moment), nothing is written: EditConflict. Changing a column makes
+    (another phone, another request at the same moment), or a rematch was started from it since, nothing is written:
+    EditConflict. What was read is `stored.seen`, not the record's version now: a commit of something else in the
+    same request (rights noting a use) reads the record again, the hands read stay. Changing a column makes
     the flush bump the game's version (a write based on a stale read would fail there too). The figures are kept
     for the version the flush gives the game, so the next read needs no scoring.
     """
     record = stored.record
     try:
-        if not held and _lock(stored.id) != record.version:
+        if record.version != stored.seen[0] or (not held and _hold(stored.id) != stored.seen):
             raise EditConflict()
         yield
         record.updated_at = when or datetime.now(UTC)
@@ -812,8 +824,8 @@ def append_hand(
     UPDATE's WHERE, which is also what takes the database's write lock on SQLite and the row's on PostgreSQL).
     If a change came in between, the save is done again held (_lock), as for a Stored."""
     if not isinstance(stored, Held):
-        return _append_held(stored.id, stored.record.version, stored, data, key, follow)
-    game_id, version = stored.stored.id, stored.stored.record.version  # the record is expired if this fails
+        return _append_held(stored.id, stored.seen[0], stored, data, key, follow)
+    game_id, version = stored.stored.id, stored.stored.seen[0]  # the record is expired if this fails
     try:
         return _append_read(stored, data, key, hand)
     except EditConflict:  # changed since it was read: again, held
@@ -851,7 +863,7 @@ def _append_held(
             remembered = db.session.execute(_REMEMBERED, {"game_id": game_id, "key": key}).first()
             if remembered is not None and utc(remembered.created_at) >= datetime.now(UTC) - IDEMPOTENCY_KEY_LIFETIME:
                 answer = _replayed(now or _read(game_id), remembered, data, sent)
-                _release()
+                _commit_as_written()  # nothing written: the game as read stays in memory for the answer (not _release)
                 return answer
         if version != read_version and not follow:
             raise EditConflict()
@@ -940,14 +952,20 @@ def mark_restored(stored: Stored, original_id: str) -> None:
     db.session.commit()
 
 
-def mark_rematch(stored: Stored, rematch_id: str) -> None:
-    """Note the game started as this finished game's rematch, so its scoreboard takes watchers there.
+def mark_rematch(stored: Stored, rematch_id: str) -> str:
+    """Note the game started as this finished game's rematch, so its scoreboard takes watchers there; unless another
+    phone noted its own since this one read the game (both tapped Rematch at once): the rematch the game leads to.
 
     Written past the ORM, as mark_restored: starting the next game is not a change to this one (its version and
     kept figures stay); the scoreboard's poll finds it with the revision (scoreboard_revision)."""
     table = GameRecord.__table__
-    db.session.execute(table.update().where(table.c.id == stored.id).values(rematch_id=rematch_id))
+    seen = table.c.rematch_id.is_not_distinct_from(stored.seen[1])  # none, or one deleted since
+    marked = db.session.execute(
+        table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id)
+    ).rowcount
+    leads_to = rematch_id if marked else db.session.scalar(db.select(table.c.rematch_id).where(table.c.id == stored.id))
     db.session.commit()
+    return leads_to or rematch_id
 
 
 def delete_game(stored: Stored) -> None:
@@ -955,7 +973,7 @@ def delete_game(stored: Stored) -> None:
     try:
         # The game held first, as a save holds it (then its rights, rights.carry_version): the other order could
         # deadlock with a save on PostgreSQL. Changed on another phone since it was read: nothing deleted.
-        if _lock(stored.id) != stored.record.version:
+        if _lock(stored.id) != stored.seen[0]:
             raise EditConflict()
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))

@@ -218,15 +218,9 @@ def rematch(game_id: str) -> ResponseReturnValue:
         # Rematch tapped twice (or sent again on bad Wi-Fi): one new game, not two.
         return redirect(url_for("games.show", game_id=started["game"]), 303)
     if stored.record.rematch_id is not None:  # started already, on another of the table's scorekeeping phones
-        try:
-            rematch_game = store.load_game(stored.record.rematch_id)
-        except store.GameNotFound:
-            pass  # deleted since: a new one is started
-        else:
-            # This phone keeps score of the game the table plays next, with the rights it had on this one.
-            rights.grant(rematch_game, rights.CREATED if rights.is_scorekeeper(stored) else rights.LINK)
-            flash("The rematch had started already on another phone: this phone keeps score of it too.", "success")
-            return redirect(url_for("games.show", game_id=rematch_game.id), 303)
+        joined = _join_rematch(stored, stored.record.rematch_id)
+        if joined is not None:
+            return joined
     # A new game, so it is checked as new input: the stored rules in full, the same seats, the next dealer.
     try:
         game = service.rematch_game(stored)
@@ -237,9 +231,26 @@ def rematch(game_id: str) -> ResponseReturnValue:
             + " ".join(p.message for p in error.problems)
             + "). No new game was started: tap \u201cStart a new game\u201d on the home page instead.",
         )
-    flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
     response = start.start(game)
     rematch_id = response.location.rsplit("/", 1)[-1]
-    store.mark_rematch(stored, rematch_id)  # the finished game's scoreboard takes its watchers there
+    leads_to = store.mark_rematch(stored, rematch_id)  # the finished game's scoreboard takes its watchers there
+    joined = _join_rematch(stored, leads_to) if leads_to != rematch_id else None
+    if joined is not None:  # another phone's Rematch, at the same moment, came first: one next game for the table
+        store.delete_game(store.load_game(rematch_id))  # this phone's, never played
+        session["rematch"] = {"of": game_id, "game": leads_to, "at": time.time()}
+        return joined
+    flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
     session["rematch"] = {"of": game_id, "game": rematch_id, "at": time.time()}
     return response
+
+
+def _join_rematch(stored: store.Stored, rematch_id: str) -> ResponseReturnValue | None:
+    """This phone keeps score of the rematch another phone started (with the rights it had on the finished game),
+    or None if that game was deleted since."""
+    try:
+        rematch_game = store.load_game(rematch_id)
+    except store.GameNotFound:
+        return None
+    rights.grant(rematch_game, rights.CREATED if rights.is_scorekeeper(stored) else rights.LINK)
+    flash("The rematch had started already on another phone: this phone keeps score of it too.", "success")
+    return redirect(url_for("games.show", game_id=rematch_game.id), 303)
