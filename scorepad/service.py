@@ -90,9 +90,10 @@ def check_corrected_hand(stored: store.Stored, position: int, data: Any) -> rule
     return store.check_replaced_hand(stored, position, data)
 
 
-def save_hand(stored: store.Stored, position: int, hand: rules.Hand) -> store.Stored:
-    """Store a checked hand as hand `position`: the next one, or in place of a past one (a correction)."""
-    return store.save_checked_hand(stored, position, hand)
+def save_hand(stored: store.Stored, position: int, hand: rules.Hand, note: str | None = None) -> store.Stored:
+    """Store a checked hand as hand `position`: the next one, or in place of a past one (a correction), with its
+    `note` as kept (store.sent_note; "" for none; None leaves a corrected hand's note as it was)."""
+    return store.save_checked_hand(stored, position, hand, note)
 
 
 def correct_hand(stored: store.Stored, position: int, data: Any) -> store.Stored:

@@ -14,7 +14,11 @@ import io
 import json
 import re
 
+from scorepad import store
+from scorepad.games import hands
 from tests.conftest import game_document
+
+from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND
 
 HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
 
@@ -138,3 +142,67 @@ def test_the_history_search_finds_a_game_by_its_note(client):
     found = client.get("/history?q=ann%E2%80%99s").get_data(as_text=True)  # a phone's curly apostrophe, any case
     assert f"/games/{body['id']}" in found and f"/games/{other['id']}" not in found
     assert "1 game with" in text(client.get("/history?q=Ann's"))
+
+
+# --- A hand's note typed on the hand form -------------------------------------------------------------------------
+# The hands of tests/test_games.py, worked out there by hand: hand 1 Us 1,585, Them 440; hand 2 Us 400 (1,985),
+# Them −50 (390); hand 3 Us 700 (2,685), Them 360 (750).
+
+
+def page_game(client) -> str:
+    """A game started on the new-game page: its id (this client keeps score of it)."""
+    response = client.post("/games", data=NEW_GAME)
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def hand_notes(client, game: str) -> list[str | None]:
+    return [hand.get("note") for hand in client.get(f"/api/games/{game}").get_json()["hands"]]
+
+
+def row_of(page: str, number: int) -> str:
+    """The sheet's row (two sides) of hand `number`, as HTML."""
+    found = re.search(rf'<tr id="hand-{number}">.*?</tr>', page, re.S)
+    assert found, f"no row for hand {number}"
+    return found.group(0)
+
+
+def test_a_hand_saved_on_the_hand_form_keeps_its_note_on_the_sheet_scoreboard_and_csv(client):
+    game = page_game(client)
+    response = client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "  misdeal: dealt again\r\n "})
+    assert response.status_code == 303
+    assert client.post(f"/games/{game}/hands", data={**SECOND_HAND, "note": "   "}).status_code == 303
+    assert hand_notes(client, game) == ["misdeal: dealt again", None]  # trimmed; a blank box is no note
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1985, 390]  # never scored
+    for address in (f"/games/{game}", f"/games/{game}/scoreboard"):
+        page = client.get(address).get_data(as_text=True)
+        assert '<span class="hand-note">misdeal: dealt again</span>' in row_of(page, 1), address
+        assert "hand-note" not in row_of(page, 2), address
+    rows = read_csv(client.get(f"/games/{game}/export.csv"))
+    assert rows[0][-1] == "Note" and [row[-1] for row in rows[1:]] == ["misdeal: dealt again"] * 2 + ["", ""]
+
+
+def test_a_correction_on_the_hand_form_changes_its_note_and_a_form_without_the_box_leaves_it(app, client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "misdeal"})
+    with app.test_request_context():  # the form a correction opens is filled with the hand's note
+        assert hands._hand_form(store.load_game(game), 0).note.data == "misdeal"
+    # A form kept on the phone from before the hand form had a note: the figures change, the note stays.
+    assert client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485"}).status_code == 303
+    assert hand_notes(client, game) == ["misdeal"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1685, 440]  # 1,200 + 485
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "note": "Dot dealt out of turn"})
+    assert hand_notes(client, game) == ["Dot dealt out of turn"]
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "note": ""})  # the box emptied: the note goes
+    assert hand_notes(client, game) == [None]
+
+
+def test_a_hand_note_too_long_on_the_form_is_refused_in_words_and_nothing_typed_is_lost(client):
+    game = page_game(client)
+    long = "Bea dealt thirteen cards to Dot " * 20
+    response = client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": long})
+    assert response.status_code == 422
+    words = f"The hand's note is {len(long.strip()):,} characters long: a note has at most 500. Shorten it."
+    page = response.get_data(as_text=True)
+    assert words in text(response) and 'value="385"' in page  # said, and the entries still on the form
+    assert hand_notes(client, game) == []

@@ -25,8 +25,9 @@ def _totals_before(stored: store.Stored, position: int) -> tuple[int, ...]:
 
 
 def _hand_form(stored: store.Stored, position: int, formdata: Any = None) -> HandForm:
-    entries = stored.hand_entries[position] if formdata is None and position < stored.hand_count else None
-    return HandForm(formdata, stored.game_rules, stored.table, position, entries)
+    stored_hand = formdata is None and position < stored.hand_count
+    entries, note = (stored.hand_entries[position], stored.hand_notes[position]) if stored_hand else (None, "")
+    return HandForm(formdata, stored.game_rules, stored.table, position, entries, note)
 
 
 def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, dict] | None:
@@ -158,8 +159,8 @@ def _save(stored: store.Stored, position: int, held: store.Held | None = None) -
     previous = stored.hand_entries[position] if editing else None
     before = stored.score.totals
     try:
-        if editing:
-            saved = service.save_hand(stored, position, hand)
+        if editing:  # its note as typed; a form without the note's box leaves it as it was
+            saved = service.save_hand(stored, position, hand, store.sent_note(data) if form.note_sent else None)
         else:  # the key, if any, kept with the hand in the same commit
             saved = service.add_hand(held or stored, data, key, follow=False, hand=hand).stored
     except store.EditConflict:
