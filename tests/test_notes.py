@@ -18,7 +18,7 @@ from scorepad import store
 from scorepad.games import hands
 from tests.conftest import game_document
 
-from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND
+from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND, THIRD_HAND, offered
 
 HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
 
@@ -206,3 +206,54 @@ def test_a_hand_note_too_long_on_the_form_is_refused_in_words_and_nothing_typed_
     page = response.get_data(as_text=True)
     assert words in text(response) and 'value="385"' in page  # said, and the entries still on the form
     assert hand_notes(client, game) == []
+
+
+# --- Undo and Redo keep a hand's note ----------------------------------------------------------------------------
+
+
+def undo(client, game: str, words: str) -> None:
+    """Tap the Undo (or Redo) the scoresheet offers, after checking its words."""
+    said, form, _ = offered(client, game)
+    assert said == words
+    assert client.post(f"/games/{game}/undo", data=form).status_code == 303
+
+
+def test_undo_of_a_deleted_hand_brings_it_back_with_its_note(client):
+    game = page_game(client)
+    for hand, note in ((FIRST_HAND, ""), (SECOND_HAND, "misdeal"), (THIRD_HAND, "")):
+        client.post(f"/games/{game}/hands", data={**hand, "note": note})
+    client.post(f"/games/{game}/hands/2/delete")
+    assert hand_notes(client, game) == [None, None]
+    undo(client, game, "Undo: bring back hand 2")
+    assert hand_notes(client, game) == [None, "misdeal", None]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [2685, 750]  # as before the delete
+    undo(client, game, "Redo: delete hand 2 again")
+    assert hand_notes(client, game) == [None, None]
+    undo(client, game, "Undo: bring back hand 2")
+    assert hand_notes(client, game) == [None, "misdeal", None]
+
+
+def test_undo_of_a_correction_puts_its_note_back_and_redo_makes_it_again(client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "misdeal"})
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485", "note": "Dot dealt out of turn"})
+    undo(client, game, "Undo the change to hand 1")
+    assert hand_notes(client, game) == ["misdeal"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1585, 440]
+    undo(client, game, "Redo the change to hand 1")
+    assert hand_notes(client, game) == ["Dot dealt out of turn"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1685, 440]
+    # A note added by a correction goes again with its Undo.
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    client.post(f"/games/{game}/hands/2", data={**SECOND_HAND, "note": "Cleo revoked"})
+    undo(client, game, "Undo the change to hand 2")
+    assert hand_notes(client, game) == ["Dot dealt out of turn", None]
+
+
+def test_redo_of_a_hand_taken_back_brings_its_note_too(client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "at Ann's, first hand"})
+    undo(client, game, "Undo: take back hand 1")
+    assert hand_notes(client, game) == []
+    undo(client, game, "Redo: put hand 1 back")
+    assert hand_notes(client, game) == ["at Ann's, first hand"]
