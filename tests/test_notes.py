@@ -52,7 +52,7 @@ def test_notes_are_kept_and_given_back_and_never_scored(client):
     assert "note" not in plain and "note" not in plain["hands"][0]
 
 
-def test_a_note_round_trips_through_export_and_restore(client):
+def test_a_note_round_trips_through_export_and_restore(app, client):
     body = client.post("/api/games", json=noted()).get_json()
     exported = client.get(f"/games/{body['id']}/export.json").get_data()
     response = restore(client, exported)
@@ -62,6 +62,10 @@ def test_a_note_round_trips_through_export_and_restore(client):
     # And through the file of every game, to a fresh phone.
     every = client.get("/history/export.json").get_data()
     assert [game["note"] for game in json.loads(every)["games"]] == ["at Ann's"]
+    phone = app.test_client()
+    assert restore(phone, every).status_code == 303
+    [again] = json.loads(phone.get("/history/export.json").get_data())["games"]
+    assert again["note"] == "at Ann's" and [hand.get("note") for hand in again["hands"]] == ["misdeal", None]
 
 
 def test_a_hand_sent_with_a_note_keeps_it_and_a_correction_replaces_it(client):
