@@ -27,7 +27,7 @@ import re
 import pytest
 
 from scorepad import chart, rules
-from tests.conftest import game_document
+from tests.conftest import game_document, new_game_fields
 
 HAND_1 = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 400}, {"mixed_canastas": 1, "count": 100}]}
 HAND_2 = {
@@ -119,19 +119,7 @@ def test_a_bad_total_brought_forward_is_refused_in_words(client, sent, field, wo
     assert [e["field"] for e in errors] == [field] and words in errors[0]["message"]
 
 
-NEW_GAME = {
-    "preset": "modern",
-    "players": "4",
-    "side0_name": "Us",
-    "side1_name": "Them",
-    "player0_0": "Ann",
-    "player0_1": "Cleo",
-    "player1_0": "Bea",
-    "player1_1": "Dot",
-    "first_dealer": "0",
-    "target": "5000",
-    "perfect_cut": "y",
-}
+NEW_GAME = new_game_fields(target="5000", perfect_cut="y")
 
 
 def test_the_new_game_page_starts_from_totals_brought_forward_and_the_sheet_shows_them_first(client):

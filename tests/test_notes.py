@@ -16,7 +16,7 @@ import re
 
 from scorepad import store
 from scorepad.games import hands
-from tests.conftest import game_document
+from tests.conftest import game_document, new_game_fields
 
 from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND, THIRD_HAND, offered
 
@@ -96,18 +96,7 @@ def test_a_note_too_long_is_refused_in_words(client):
 
 
 def test_the_note_is_typed_on_the_scoresheet_and_shown_on_the_scoreboard_and_printed_sheet(client):
-    response = client.post(
-        "/games",
-        data={
-            "preset": "modern",
-            "players": "4",
-            "player0_0": "Ann",
-            "player0_1": "Cleo",
-            "player1_0": "Bea",
-            "player1_1": "Dot",
-            "first_dealer": "0",
-        },
-    )
+    response = client.post("/games", data=new_game_fields())
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'name="note"' in sheet and "Add a note to this game" in sheet
