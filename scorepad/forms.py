@@ -259,6 +259,12 @@ class HandSwitchesForm(Form):
     perfect_cut = BooleanField("Perfect cut")
 
 
+class HandNoteForm(Form):
+    """The hand's note ("misdeal"): kept with the hand, never scored (document.clean_note judges it)."""
+
+    note = StringField("Note on this hand")
+
+
 class HandForm:
     """The hand form: a SideForm per side (prefixed s0-, s1-, ...) and the hand's perfect-cut switch."""
 
@@ -269,6 +275,7 @@ class HandForm:
         table: rules.Table,
         hand_index: int,
         entries: list[dict] | None = None,
+        note: str = "",
     ) -> None:
         self.rules, self.table, self.hand_index = game_rules, table, hand_index
         if formdata is not None:
@@ -297,6 +304,11 @@ class HandForm:
         self.perfect_cut = HandSwitchesForm(formdata).perfect_cut
         if formdata is None and entries is not None:
             self.perfect_cut.data = any(e.get("perfect_cut") for e in entries)
+        self.note = HandNoteForm(formdata).note
+        # Whether the post carried the note's box (a form without it, kept from before, leaves a hand's note alone).
+        self.note_sent = formdata is not None and "note" in formdata
+        if formdata is None:
+            self.note.data = note
         self.errors: list[str] = []
 
     def validate(self) -> bool:
@@ -313,11 +325,12 @@ class HandForm:
         return not any(side.errors for side in self.sides)
 
     def hand_json(self) -> dict:
-        """The hand as the API's body: {"sides": [...]}, with the perfect cut on the cutter's side."""
+        """The hand as the API's body: {"sides": [...]}, with the perfect cut on the cutter's side, and the hand's
+        note when one was typed."""
         entries = [side.entry_json() for side in self.sides]
         if self.perfect_cut.data:
             entries[self.cutter_side]["perfect_cut"] = True
-        return {"sides": entries}
+        return {"sides": entries, **({"note": self.note.data} if (self.note.data or "").strip() else {})}
 
     def field_for(self, path: tuple) -> Field | None:
         """The form field a problem path names, or None for a problem with the whole hand."""

@@ -90,9 +90,10 @@ def check_corrected_hand(stored: store.Stored, position: int, data: Any) -> rule
     return store.check_replaced_hand(stored, position, data)
 
 
-def save_hand(stored: store.Stored, position: int, hand: rules.Hand) -> store.Stored:
-    """Store a checked hand as hand `position`: the next one, or in place of a past one (a correction)."""
-    return store.save_checked_hand(stored, position, hand)
+def save_hand(stored: store.Stored, position: int, hand: rules.Hand, note: str | None = None) -> store.Stored:
+    """Store a checked hand as hand `position`: the next one, or in place of a past one (a correction), with its
+    `note` as kept (store.sent_note; "" for none; None leaves a corrected hand's note as it was)."""
+    return store.save_checked_hand(stored, position, hand, note)
 
 
 def correct_hand(stored: store.Stored, position: int, data: Any) -> store.Stored:
@@ -105,15 +106,18 @@ def delete_hand(stored: store.Stored, position: int) -> store.Stored:
     return store.delete_hand(stored, position)
 
 
-def put_back(stored: store.Stored, action: str, position: int, entries: list[dict] | None) -> store.Stored:
+def put_back(
+    stored: store.Stored, action: str, position: int, entries: list[dict] | None, note: str | None = None
+) -> store.Stored:
     """Undo or Redo at hand `position`: "remove" the hand there, "put" `entries` in its place, or "insert" them
-    there (a hand checked when first stored, going back where it was)."""
+    there (a hand checked when first stored, going back where it was), with its `note` ("" for none; None: an
+    offer kept before notes were, which leaves the note there as it is)."""
     if action == "remove":
         return store.delete_hand(stored, position)
     hand = document.hand_from_json({"sides": entries})
     if action == "put" or position == stored.hand_count:
-        return store.save_checked_hand(stored, position, hand)
-    return store.insert_hand(stored, position, hand)
+        return store.save_checked_hand(stored, position, hand, note)
+    return store.insert_hand(stored, position, hand, note)
 
 
 def save_note(stored: store.Stored, typed: str) -> store.Stored:

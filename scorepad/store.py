@@ -723,8 +723,8 @@ def delete_hand(stored: Stored, n: int) -> Stored:
     return _after(stored, hands, score)
 
 
-def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
-    """Put a hand back at `position` (undoing its delete): the hands from there on move down one.
+def insert_hand(stored: Stored, position: int, hand: rules.Hand, note: str | None = None) -> Stored:
+    """Put a hand back at `position` (undoing its delete), with its note: the hands from there on move down one.
 
     The hand was checked when first stored, and the game is as it was right after the delete, so
     putting it back gives the game exactly as it was before."""
@@ -739,7 +739,9 @@ def insert_hand(stored: Stored, position: int, hand: rules.Hand) -> Stored:
         for later in reversed(records[position:]):
             later.position += 1
             db.session.flush()
-        records.insert(position, HandRecord(position=position, sides=document.hand_json(hand)["sides"]))
+        records.insert(
+            position, HandRecord(position=position, sides=document.hand_json(hand)["sides"], note=note or None)
+        )
     return _after(stored, hands, score)
 
 

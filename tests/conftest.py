@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask_migrate import upgrade
 
 from scorepad import create_app
 from scorepad.models import db
@@ -24,6 +27,52 @@ def game_document(preset: str = "modern", hands=None, sides=None, **rules) -> di
         "first_dealer": 0,
         "hands": hands or [],
     }
+
+
+def new_game_fields(**changes: str) -> dict:
+    """The new-game page's fields as the browser posts them: a modern game, Ann & Cleo (Us) against Bea & Dot (Them),
+    Ann dealing first; `changes` set or add fields ("target": "5000", "perfect_cut": "y")."""
+    return {
+        "preset": "modern",
+        "players": "4",
+        "side0_name": "Us",
+        "side1_name": "Them",
+        "player0_0": "Ann",
+        "player0_1": "Cleo",
+        "player1_0": "Bea",
+        "player1_1": "Dot",
+        "first_dealer": "0",
+        **changes,
+    }
+
+
+FIRST_RELEASE = "6f135fe7c877"  # the migration that made the schema of Scorepad's first release
+
+
+def first_release_game(tmp_path: Path, preset: str, target: int, hand_sides: str) -> Flask:
+    """An app on an SQLite file where one game (id "old", Us v Them, one hand: its side entries as JSON text) was
+    stored by the first release, with the rules as that release kept them (the preset, the target, the perfect cut
+    and seven pairs at 2,500), then migrated to this release."""
+    game_rules = {"preset": preset, "target": target, "wipeout": False, "perfect_cut": True}
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_CREATE_SCHEMA": False})
+    with app.app_context():
+        upgrade(revision=FIRST_RELEASE)
+        db.session.execute(
+            db.text(
+                "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
+                "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"
+            ),
+            {"rules": json.dumps({**game_rules, "special_hands": {"pairs": 2500}}), "sides": json.dumps(FOUR_PLAYERS)},
+        )
+        db.session.execute(
+            db.text("INSERT INTO hands (game_id, position, sides, created_at) VALUES ('old', 0, :sides, '2026-11-01')"),
+            {"sides": hand_sides},
+        )
+        db.session.commit()
+        upgrade()
+        db.engine.dispose()
+    return app
 
 
 DATABASE = pytest.StashKey[str]()

@@ -27,7 +27,7 @@ import re
 import pytest
 
 from scorepad import chart, rules
-from tests.conftest import game_document
+from tests.conftest import game_document, new_game_fields
 
 HAND_1 = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 400}, {"mixed_canastas": 1, "count": 100}]}
 HAND_2 = {
@@ -119,19 +119,7 @@ def test_a_bad_total_brought_forward_is_refused_in_words(client, sent, field, wo
     assert [e["field"] for e in errors] == [field] and words in errors[0]["message"]
 
 
-NEW_GAME = {
-    "preset": "modern",
-    "players": "4",
-    "side0_name": "Us",
-    "side1_name": "Them",
-    "player0_0": "Ann",
-    "player0_1": "Cleo",
-    "player1_0": "Bea",
-    "player1_1": "Dot",
-    "first_dealer": "0",
-    "target": "5000",
-    "perfect_cut": "y",
-}
+NEW_GAME = new_game_fields(target="5000", perfect_cut="y")
 
 
 def test_the_new_game_page_starts_from_totals_brought_forward_and_the_sheet_shows_them_first(client):
@@ -264,3 +252,15 @@ def test_a_side_below_zero_on_paper_can_be_typed_on_the_new_game_page(client):
     sheet = text(client.get(f"/games/{game_id}"))
     assert re.search(r"Brought forward Total 3,000 Total \u2212200", sheet)
     assert "Minimum Count 155" in sheet and "Minimum Count 125" in sheet
+
+
+def test_a_game_started_offline_reaches_the_server_with_its_totals_brought_forward(client):
+    """The new-game page's fields as the phone kept them (a minus sign as a phone types it, thousands with a comma),
+    read by the server's own form when the game reaches it. By hand (modern): Us 3,000 is in the 3,000-4,995 band
+    (155); Them −1,500 is below 3,000 (125)."""
+    fields = {**NEW_GAME, "brought_forward0": "3,000", "brought_forward1": "\u22121,500"}
+    answer = client.post("/sync/games", data=fields, headers={"Idempotency-Key": "offline-game-1"})
+    assert answer.status_code == 201 and answer.get_json()["outcome"] == "created"
+    game = client.get(f"/api/games/{answer.get_json()['id']}").get_json()
+    assert game["brought_forward"] == [3000, -1500] and game["totals"] == [3000, -1500]
+    assert game["min_count"] == [155, 125]

@@ -14,23 +14,10 @@ import threading
 
 import pytest
 
-from tests.conftest import game_document
+from tests.conftest import game_document, new_game_fields
 
-NEW_GAME = {
-    "preset": "modern",
-    "players": "4",
-    "side0_name": "Us",
-    "side1_name": "Them",
-    "player0_0": "Ann",
-    "player0_1": "Cleo",
-    "player1_0": "Bea",
-    "player1_1": "Dot",
-    "first_dealer": "0",
-    # the switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500
-    "perfect_cut": "y",
-    "hand_pairs": "y",
-    "hand_pairs_points": "2500",
-}
+# The switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500.
+NEW_GAME = new_game_fields(perfect_cut="y", hand_pairs="y", hand_pairs_points="2500")
 
 
 def side_fields(i: int, **entries) -> dict:

@@ -14,7 +14,11 @@ import io
 import json
 import re
 
-from tests.conftest import game_document
+from scorepad import store
+from scorepad.games import hands
+from tests.conftest import game_document, new_game_fields
+
+from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND, THIRD_HAND, offered
 
 HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mixed_canastas": 1, "count": 50}]}
 
@@ -48,7 +52,7 @@ def test_notes_are_kept_and_given_back_and_never_scored(client):
     assert "note" not in plain and "note" not in plain["hands"][0]
 
 
-def test_a_note_round_trips_through_export_and_restore(client):
+def test_a_note_round_trips_through_export_and_restore(app, client):
     body = client.post("/api/games", json=noted()).get_json()
     exported = client.get(f"/games/{body['id']}/export.json").get_data()
     response = restore(client, exported)
@@ -58,6 +62,10 @@ def test_a_note_round_trips_through_export_and_restore(client):
     # And through the file of every game, to a fresh phone.
     every = client.get("/history/export.json").get_data()
     assert [game["note"] for game in json.loads(every)["games"]] == ["at Ann's"]
+    phone = app.test_client()
+    assert restore(phone, every).status_code == 303
+    [again] = json.loads(phone.get("/history/export.json").get_data())["games"]
+    assert again["note"] == "at Ann's" and [hand.get("note") for hand in again["hands"]] == ["misdeal", None]
 
 
 def test_a_hand_sent_with_a_note_keeps_it_and_a_correction_replaces_it(client):
@@ -88,18 +96,7 @@ def test_a_note_too_long_is_refused_in_words(client):
 
 
 def test_the_note_is_typed_on_the_scoresheet_and_shown_on_the_scoreboard_and_printed_sheet(client):
-    response = client.post(
-        "/games",
-        data={
-            "preset": "modern",
-            "players": "4",
-            "player0_0": "Ann",
-            "player0_1": "Cleo",
-            "player1_0": "Bea",
-            "player1_1": "Dot",
-            "first_dealer": "0",
-        },
-    )
+    response = client.post("/games", data=new_game_fields())
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     sheet = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'name="note"' in sheet and "Add a note to this game" in sheet
@@ -138,3 +135,118 @@ def test_the_history_search_finds_a_game_by_its_note(client):
     found = client.get("/history?q=ann%E2%80%99s").get_data(as_text=True)  # a phone's curly apostrophe, any case
     assert f"/games/{body['id']}" in found and f"/games/{other['id']}" not in found
     assert "1 game with" in text(client.get("/history?q=Ann's"))
+
+
+# --- A hand's note typed on the hand form -------------------------------------------------------------------------
+# The hands of tests/test_games.py, worked out there by hand: hand 1 Us 1,585, Them 440; hand 2 Us 400 (1,985),
+# Them −50 (390); hand 3 Us 700 (2,685), Them 360 (750).
+
+
+def page_game(client) -> str:
+    """A game started on the new-game page: its id (this client keeps score of it)."""
+    response = client.post("/games", data=NEW_GAME)
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def hand_notes(client, game: str) -> list[str | None]:
+    return [hand.get("note") for hand in client.get(f"/api/games/{game}").get_json()["hands"]]
+
+
+def row_of(page: str, number: int) -> str:
+    """The sheet's row (two sides) of hand `number`, as HTML."""
+    found = re.search(rf'<tr id="hand-{number}">.*?</tr>', page, re.S)
+    assert found, f"no row for hand {number}"
+    return found.group(0)
+
+
+def test_a_hand_saved_on_the_hand_form_keeps_its_note_on_the_sheet_scoreboard_and_csv(client):
+    game = page_game(client)
+    response = client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "  misdeal: dealt again\r\n "})
+    assert response.status_code == 303
+    assert client.post(f"/games/{game}/hands", data={**SECOND_HAND, "note": "   "}).status_code == 303
+    assert hand_notes(client, game) == ["misdeal: dealt again", None]  # trimmed; a blank box is no note
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1985, 390]  # never scored
+    for address in (f"/games/{game}", f"/games/{game}/scoreboard"):
+        page = client.get(address).get_data(as_text=True)
+        assert '<span class="hand-note">misdeal: dealt again</span>' in row_of(page, 1), address
+        assert "hand-note" not in row_of(page, 2), address
+    rows = read_csv(client.get(f"/games/{game}/export.csv"))
+    assert rows[0][-1] == "Note" and [row[-1] for row in rows[1:]] == ["misdeal: dealt again"] * 2 + ["", ""]
+
+
+def test_a_correction_on_the_hand_form_changes_its_note_and_a_form_without_the_box_leaves_it(app, client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "misdeal"})
+    with app.test_request_context():  # the form a correction opens is filled with the hand's note
+        assert hands._hand_form(store.load_game(game), 0).note.data == "misdeal"
+    # A form kept on the phone from before the hand form had a note: the figures change, the note stays.
+    assert client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485"}).status_code == 303
+    assert hand_notes(client, game) == ["misdeal"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1685, 440]  # 1,200 + 485
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "note": "Dot dealt out of turn"})
+    assert hand_notes(client, game) == ["Dot dealt out of turn"]
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "note": ""})  # the box emptied: the note goes
+    assert hand_notes(client, game) == [None]
+
+
+def test_a_hand_note_too_long_on_the_form_is_refused_in_words_and_nothing_typed_is_lost(client):
+    game = page_game(client)
+    long = "Bea dealt thirteen cards to Dot " * 20
+    response = client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": long})
+    assert response.status_code == 422
+    words = f"The hand's note is {len(long.strip()):,} characters long: a note has at most 500. Shorten it."
+    page = response.get_data(as_text=True)
+    assert words in text(response) and 'value="385"' in page  # said, and the entries still on the form
+    assert hand_notes(client, game) == []
+
+
+# --- Undo and Redo keep a hand's note ----------------------------------------------------------------------------
+
+
+def undo(client, game: str, words: str) -> None:
+    """Tap the Undo (or Redo) the scoresheet offers, after checking its words."""
+    said, form, _ = offered(client, game)
+    assert said == words
+    assert client.post(f"/games/{game}/undo", data=form).status_code == 303
+
+
+def test_undo_of_a_deleted_hand_brings_it_back_with_its_note(client):
+    game = page_game(client)
+    for hand, note in ((FIRST_HAND, ""), (SECOND_HAND, "misdeal"), (THIRD_HAND, "")):
+        client.post(f"/games/{game}/hands", data={**hand, "note": note})
+    client.post(f"/games/{game}/hands/2/delete")
+    assert hand_notes(client, game) == [None, None]
+    undo(client, game, "Undo: bring back hand 2")
+    assert hand_notes(client, game) == [None, "misdeal", None]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [2685, 750]  # as before the delete
+    undo(client, game, "Redo: delete hand 2 again")
+    assert hand_notes(client, game) == [None, None]
+    undo(client, game, "Undo: bring back hand 2")
+    assert hand_notes(client, game) == [None, "misdeal", None]
+
+
+def test_undo_of_a_correction_puts_its_note_back_and_redo_makes_it_again(client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "misdeal"})
+    client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "s0-count": "485", "note": "Dot dealt out of turn"})
+    undo(client, game, "Undo the change to hand 1")
+    assert hand_notes(client, game) == ["misdeal"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1585, 440]
+    undo(client, game, "Redo the change to hand 1")
+    assert hand_notes(client, game) == ["Dot dealt out of turn"]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1685, 440]
+    # A note added by a correction goes again with its Undo.
+    client.post(f"/games/{game}/hands", data=SECOND_HAND)
+    client.post(f"/games/{game}/hands/2", data={**SECOND_HAND, "note": "Cleo revoked"})
+    undo(client, game, "Undo the change to hand 2")
+    assert hand_notes(client, game) == ["Dot dealt out of turn", None]
+
+
+def test_redo_of_a_hand_taken_back_brings_its_note_too(client):
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": "at Ann's, first hand"})
+    undo(client, game, "Undo: take back hand 1")
+    assert hand_notes(client, game) == []
+    undo(client, game, "Redo: put hand 1 back")
+    assert hand_notes(client, game) == ["at Ann's, first hand"]

@@ -9,39 +9,17 @@ the migration wrote its values with the 100 and no value for the last card, so f
 
 from __future__ import annotations
 
-from flask_migrate import upgrade
-
-from scorepad import create_app, rules
+from scorepad import rules
 from scorepad.models import GameRecord, db
+
+from .conftest import first_release_game
 
 HAND = '[{"natural_canastas": 2, "threes_in_hand": 2, "last_draw_three": true, "count": 100}, {}]'
 
 
 def old_cla_game(tmp_path):
     """An app on a database where a cla game was stored by the first release, then migrated to this one."""
-    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_CREATE_SCHEMA": False})
-    with app.app_context():
-        upgrade(revision="6f135fe7c877")  # the schema of the first release
-        db.session.execute(
-            db.text(
-                "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
-                "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"
-            ),
-            {
-                "rules": '{"preset": "cla", "target": 8500, "wipeout": false, "perfect_cut": true, '
-                '"special_hands": {"pairs": 2500}}',
-                "sides": '[{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]',
-            },
-        )
-        db.session.execute(
-            db.text("INSERT INTO hands (game_id, position, sides, created_at) VALUES ('old', 0, :sides, '2026-11-01')"),
-            {"sides": HAND},
-        )
-        db.session.commit()
-        upgrade()
-        db.engine.dispose()
-    return app
+    return first_release_game(tmp_path, "cla", 8500, HAND)
 
 
 def test_an_old_cla_game_charges_five_for_its_last_drawn_three_again(tmp_path):

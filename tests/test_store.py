@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorepad.models import GameRecord, HandRecord, db
 
-from .conftest import game_document
+from .conftest import first_release_game, game_document
 
 
 def _store_as_of_old(app, game_id: str, rules_change: dict, hand_sides: list) -> None:
@@ -68,33 +68,8 @@ def test_a_new_hand_is_still_checked_in_an_old_game(app, client):
 
 def test_games_stored_before_table_rules_keep_the_values_they_were_played_with(tmp_path):
     """The migration to complete table rules fills a stored game's values from the presets of its day."""
-    from flask_migrate import upgrade
-
-    from scorepad import create_app
-
-    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_CREATE_SCHEMA": False})
-    with app.app_context():
-        upgrade(revision="6f135fe7c877")  # the schema of the first release
-        db.session.execute(
-            db.text(
-                "INSERT INTO games (id, edit_token_hash, rules, sides, first_dealer, version, created_at, updated_at) "
-                "VALUES ('old', 'x', :rules, :sides, 0, 1, '2026-11-01', '2026-11-01')"
-            ),
-            {
-                "rules": '{"preset": "modern", "target": 5000, "wipeout": false, "perfect_cut": true, '
-                '"special_hands": {"pairs": 2500}}',
-                "sides": '[{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]',
-            },
-        )
-        db.session.execute(
-            db.text("INSERT INTO hands (game_id, position, sides, created_at) VALUES ('old', 0, :sides, '2026-11-01')"),
-            {"sides": '[{"natural_canastas": 1, "threes_in_hand": 1, "count": 100}, {}]'},
-        )
-        db.session.commit()
-        upgrade()
-        db.engine.dispose()
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url})
+    hand = '[{"natural_canastas": 1, "threes_in_hand": 1, "count": 100}, {}]'
+    app = first_release_game(tmp_path, "modern", 5000, hand)
     body = app.test_client().get("/api/games/old").get_json()
     with app.app_context():
         db.engine.dispose()

@@ -7,7 +7,7 @@ import pytest
 
 from scorepad.models import GameRecord, db
 
-from .conftest import game_document
+from .conftest import game_document, new_game_fields
 
 # Us: 2 naturals, went out, Count 150; Them: 1 mixed, Count 60.
 HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 150}, {"mixed_canastas": 1, "count": 60}]}
@@ -157,18 +157,7 @@ def test_a_hand_sent_from_another_site_is_refused(client, kept_game):
 
 
 # A new game started with no connection: the new-game form's fields as the phone kept them.
-NEW_GAME = {
-    "preset": "modern",
-    "players": "4",
-    "side0_name": "Us",
-    "side1_name": "Them",
-    "player0_0": "Ann",
-    "player0_1": "Cleo",
-    "player1_0": "Bea",
-    "player1_1": "Dot",
-    "first_dealer": "1",
-    "target": "5000",
-}
+NEW_GAME = new_game_fields(first_dealer="1", target="5000")
 
 
 def start_offline(client, key="g1", fields=None, **headers):

@@ -67,7 +67,8 @@ export function readForm(form, doc, position) {
   for (const input of $$("[data-credit=cutter]", form)) {
     if (input.checked) sides[gameOf(doc).cutterSide(position)][keyOf(input)] = true;
   }
-  return { hand: { sides }, problems };
+  const note = form.elements.namedItem("note")?.value?.trim();  // the hand's note ("misdeal"), as the server reads it
+  return { hand: note ? { sides, note } : { sides }, problems };
 }
 
 // Set the form's fields (a RadioNodeList names several) to the value of `name`: `value` for text and
@@ -89,6 +90,7 @@ export function fillForm(form, hand) {
     else if (input.type !== "hidden") input.value = "";
   }
   for (const input of $$("[data-credit=cutter]", form)) input.checked = hand.sides.some((e) => e[keyOf(input)]);
+  setField(form, "note", hand.note || "");
   hand.sides.forEach((entry, s) => {
     for (const input of sideInputs(form, s)) {
       const value = got(entry, keyOf(input));

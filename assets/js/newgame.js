@@ -3,6 +3,7 @@
 import { $, $$, byId, inside, newId, now, on } from "./dom.js";
 import { LOCAL, localShellUrl, putGame } from "./store.js";
 import { put, wholeNumber } from "./handform.js";
+import { points } from "./rules.js";
 import { WAIT_MS, post, registerBackgroundSync } from "./sync.js";
 
 // New game: the first-dealer list names the players as they are typed, without a trip to the
@@ -22,6 +23,12 @@ const nameSeats = (event) => {
 };
 on("input", nameSeats);
 on("htmx:afterSettle", nameSeats);
+// A total brought forward from paper is typed as it stands there: a minus sign (a side behind: −1,500) and thousands
+// separators (3,000), which the field's pattern allows and the server reads. The digits-only filter of the other
+// number fields (inputs.js) would refuse them as typed, so it is not asked for these.
+on("beforeinput", (event) => {
+  if (/^brought_forward\d$/.test(event.target.name || "")) event.stopImmediatePropagation();
+}, true);
 const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too
 if (newGameForm) nameSeats({ target: newGameForm });
 
@@ -58,7 +65,23 @@ function newGameDocument(form, data) {
   }
   const seats = doc.sides.reduce((n, side) => n + side.players.length, 0);
   if (!(doc.first_dealer < seats)) doc.first_dealer = 0;
+  broughtForward(form, doc, problems);
   return { problems, doc };
+}
+// Each side's total brought forward from paper ("Moving a game from paper", folded away: fields brought_forward<side>,
+// a blank counting 0, a minus sign as a phone types it), checked in the server's words (scorepad/rules/checks.py).
+function broughtForward(form, doc, problems) {
+  const totals = doc.sides.map((side, s) => {
+    const { value, error } = wholeNumber(form.elements.namedItem("brought_forward" + s)?.value);
+    const said = (side.name || "Side " + (s + 1)) + "'s total brought forward", off = ((value % 5) + 5) % 5;
+    if (error) problems.push(said + ": enter a whole number of points.");
+    else if (off) problems.push(`${said} is ${points(value)}: canasta scores go in 5s, like ${points(value - off)}.`);
+    else if (value >= doc.rules.target) {
+      problems.push(`${said} is ${points(value)}, at or past the target of ${points(doc.rules.target)}: that game is already over.`);
+    }
+    return value || 0;
+  });
+  if (totals.some(Boolean)) doc.brought_forward = totals;
 }
 async function startOffline(form, data, key) {
   const fields = new URLSearchParams(new FormData(form));  // as the browser would post them

@@ -25,8 +25,9 @@ def _totals_before(stored: store.Stored, position: int) -> tuple[int, ...]:
 
 
 def _hand_form(stored: store.Stored, position: int, formdata: Any = None) -> HandForm:
-    entries = stored.hand_entries[position] if formdata is None and position < stored.hand_count else None
-    return HandForm(formdata, stored.game_rules, stored.table, position, entries)
+    stored_hand = formdata is None and position < stored.hand_count
+    entries, note = (stored.hand_entries[position], stored.hand_notes[position]) if stored_hand else (None, "")
+    return HandForm(formdata, stored.game_rules, stored.table, position, entries, note)
 
 
 def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.Hand, dict] | None:
@@ -156,10 +157,10 @@ def _save(stored: store.Stored, position: int, held: store.Held | None = None) -
         return _hand_page(stored, form, position, 422)
     hand, data = checked
     previous = stored.hand_entries[position] if editing else None
-    before = stored.score.totals
+    before, note_before = stored.score.totals, stored.hand_notes[position] if editing else ""
     try:
-        if editing:
-            saved = service.save_hand(stored, position, hand)
+        if editing:  # its note as typed; a form without the note's box leaves it as it was
+            saved = service.save_hand(stored, position, hand, store.sent_note(data) if form.note_sent else None)
         else:  # the key, if any, kept with the hand in the same commit
             saved = service.add_hand(held or stored, data, key, follow=False, hand=hand).stored
     except store.EditConflict:
@@ -168,7 +169,8 @@ def _save(stored: store.Stored, position: int, held: store.Held | None = None) -
         form.errors.extend(p.message for p in error.problems)
         return _hand_page(store.load_game(stored.id), form, position, 409)
     after = saved.hand_entries[position]  # the hand as written
-    undo.offer_undo(saved, "edit" if editing else "add", position, previous, after, (before, saved.score.totals))
+    totals, notes = (before, saved.score.totals), (note_before, saved.hand_notes[position])
+    undo.offer_undo(saved, "edit" if editing else "add", position, previous, after, totals, notes=notes)
     flash(f"Hand {position + 1} saved.", "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
     return redirect(url_for("games.show", game_id=stored.id), 303)
@@ -213,6 +215,7 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
                 None,
                 hands[just_saved],
                 (_totals_before(stored, just_saved), stored.score.totals),
+                notes=("", stored.hand_notes[just_saved]),
             )
         undo.flash_once(f"Hand {just_saved + 1} saved.")
         return redirect(url_for("games.show", game_id=game_id), 303)
@@ -323,7 +326,7 @@ def delete_hand(game_id: str, number: int) -> ResponseReturnValue:
     """Delete a hand; the hands after it move up one, and every figure after it is worked out again."""
     stored = access.correctable(game_id)
     position = access.hand_position(stored, number)
-    deleted = stored.game.hands[position]
+    deleted, note = stored.game.hands[position], stored.hand_notes[position]
     before = stored.score.totals
     try:
         saved = service.delete_hand(stored, position)
@@ -338,6 +341,6 @@ def delete_hand(game_id: str, number: int) -> ResponseReturnValue:
             "error",
         )
         return redirect(url_for("games.show", game_id=game_id), 303)
-    undo.offer_undo(saved, "delete", position, deleted, None, (before, saved.score.totals))
+    undo.offer_undo(saved, "delete", position, deleted, None, (before, saved.score.totals), notes=(note, ""))
     flash(f"Hand {number} deleted.", "success")
     return redirect(url_for("games.show", game_id=game_id), 303)

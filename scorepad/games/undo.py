@@ -45,12 +45,13 @@ def offer_undo(
     after: rules.Hand | list[dict] | None,
     totals: tuple | list,
     redo: bool = False,
+    notes: tuple | list | None = ("", ""),
     follows: str | None = None,
 ) -> None:
     """Keep on this phone how to take back the change just made (`redo`: how to make again the change just
     taken back), for the page that follows: hand `position` as it was `before` and `after` the change (None
-    where there was no hand), and the game's totals before and after it. `follows`: the token of the offer
-    this one follows (an Undo or Redo just done)."""
+    where there was no hand), the game's totals before and after it, and the hand's note before and after it
+    ("" for none). `follows`: the token of the offer this one follows (an Undo or Redo just done)."""
 
     def sides(hand: rules.Hand | list[dict] | None) -> list[dict] | None:
         return document.hand_json(hand)["sides"] if isinstance(hand, rules.Hand) else hand
@@ -65,6 +66,7 @@ def offer_undo(
         "before": sides(before),
         "after": sides(after),
         "totals": [list(totals[0]), list(totals[1])],
+        "notes": list(notes) if notes is not None else None,  # None: an offer kept before notes were
         "token": None,  # waiting for the page that follows
         "gone": None,  # or why it is no longer offered: "left" (a later page), "rematch"
         "follows": follows,
@@ -128,6 +130,13 @@ def _target(offer: dict) -> tuple[str, list[dict] | None]:
     return "insert", offer["after"] if redo else offer["before"]
 
 
+def _note(offer: dict) -> str | None:
+    """The note of the hand taking up the offer puts back (None in an offer kept before notes were: the hand's
+    note is then left as it is)."""
+    notes = offer.get("notes")
+    return notes[1 if offer["redo"] else 0] if isinstance(notes, list) and len(notes) == 2 else None
+
+
 def _reached(stored: store.Stored, offer: dict) -> bool:
     """Whether the game is as taking up the offer leaves it, one change later: it was taken up already (the
     same post sent twice, the second before the first's answer came back)."""
@@ -141,15 +150,16 @@ def _reached(stored: store.Stored, offer: dict) -> bool:
     return action == "remove" or (position < count and document.hand_json(hands[position])["sides"] == hand)
 
 
-def _turned(offer: dict) -> tuple[str, int, Any, Any, Any, bool]:
+def _turned(offer: dict) -> tuple[str, int, Any, Any, Any, bool, Any]:
     """The arguments of `_offer_undo` for the offer that follows this one taken up: Redo after Undo, and back."""
-    return offer["kind"], offer["position"], offer["before"], offer["after"], offer["totals"], not offer["redo"]
+    kind, position, before, after, totals = (offer[k] for k in ("kind", "position", "before", "after", "totals"))
+    return kind, position, before, after, totals, not offer["redo"], offer.get("notes")
 
 
 def _take_up(stored: store.Stored, offer: dict) -> store.Stored:
     """Undo (or Redo) the offer's change."""
     action, hand = _target(offer)
-    return service.put_back(stored, action, offer["position"], hand)
+    return service.put_back(stored, action, offer["position"], hand, _note(offer))
 
 
 def _refuse_undo(game_id: str, words: str) -> ResponseReturnValue:

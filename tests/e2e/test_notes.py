@@ -1,0 +1,65 @@
+"""A hand's note ("misdeal") typed on the hand form travels with the hand: kept on the phone when Save gets no
+answer, sent with it by the phone's queue (assets/js/handform.js, sync.js), stored and shown on the sheet's row.
+
+The hand form's note box is added by the test as the form posts it (name="note"), where the page has none yet.
+Figures worked out by hand in tests/e2e/test_offline_queue.py (HAND_1): Us 1,250, Them 360.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+from test_offline_queue import HAND_1, enter, figures, game_id, server_game
+
+from conftest import start_game
+
+NOTE = "misdeal: dealt again"
+SENDS = re.compile(r"/(games|sync/games)/[^/]+/hands$")  # Save of the next hand, and the queue's sends
+
+ADD_NOTE_BOX = """() => {
+  const form = document.querySelector("form.hand-form");
+  if (form.elements.namedItem("note")) return;
+  const box = document.createElement("input");
+  box.name = "note";
+  box.setAttribute("aria-label", "Note on this hand");
+  form.append(box);
+}"""
+
+QUEUED_NOTES = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("scorepad-offline");
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const read = request.result.transaction("queue").objectStore("queue").getAll();
+    read.onsuccess = () => resolve(read.result.map((item) => item.hand.note ?? null));
+  };
+})"""
+
+
+def test_a_hand_kept_on_the_phone_with_its_note_reaches_the_server_with_it(page: Page, live_server: str):
+    start_game(page, live_server)
+    gid = game_id(page)
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("h1")).to_have_text("Hand 1")
+    page.evaluate(ADD_NOTE_BOX)
+    page.get_by_label("Note on this hand").fill(f"  {NOTE}  ")
+
+    def no_answer(route) -> None:
+        route.abort("connectionreset")
+
+    page.context.route(SENDS, no_answer)  # the hand's posts get no answer; the pages still load
+    enter(page, *HAND_1, save="Save hand 1")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
+    assert page.evaluate(QUEUED_NOTES) == [NOTE]  # kept on the phone with its note, trimmed
+    assert server_game(live_server, gid)["hands"] == []
+
+    page.context.unroute(SENDS, no_answer)
+    page.evaluate("window.ScorepadOffline.syncNow()")
+    expect(page.locator("#sync-status")).to_have_text("Online: every hand is saved.")
+    expect(page.locator(".not-synced")).to_have_count(0)
+    assert [hand.get("note") for hand in server_game(live_server, gid)["hands"]] == [NOTE]
+    note = page.locator("#hand-1 .hand-note")
+    expect(note).to_have_text(NOTE)
+    expect(note).to_have_css("font-size", "12.8px")  # small print under the dealer (0.8 of the page's 16 px)
+    # Us: 2 naturals 1,000 + out 100 = 1,100, Count 150: 1,250. Them: 1 mixed 300, Count 60: 360. Never scored.
+    assert figures(page, 1) == [["1,100", "150", "1,250", "1,250"], ["300", "60", "360", "360"]]
