@@ -51,7 +51,7 @@ MOST_POINTS = 100_000
 # A name (a side's, a player's) fits a scoresheet's column: at most 40 characters, once cleaned (clean_name).
 LONGEST_NAME = 40
 # A game holds at most 200 hands: an evening's canasta is a dozen or two (docs/api.md).
-MOST_HANDS = 200
+MOST_HANDS = rules.MOST_HANDS  # a game holds at most this many hands
 # Characters a name never keeps: those that reorder the text around them (bidi embeddings, overrides, isolates
 # and marks), which can make a scoresheet read other than it is.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -67,6 +67,27 @@ class WholeNumber(IntegerField):
             self.data = None
 
 
+class MinimumCountsByHand(StringField):
+    """Each hand's Minimum Count, typed as a card player writes them: "125 / 155 / 180" (blank: the bands)."""
+
+    data: list[int] | None  # type: ignore[assignment]
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the Minimum Counts between slashes, commas or spaces; the text typed stays in its box."""
+        text = valuelist[0].strip() if valuelist else ""
+        self.data = None
+        if text:
+            words = [word for word in re.split(r"[/,;\s]+", text.replace("\u2212", "-")) if word]
+            if not all(re.fullmatch(r"-?\d{1,6}", word) for word in words):
+                raise ValueError("Type each hand's Minimum Count with / between them, like 125 / 155 / 180.")
+            self.data = [int(word) for word in words]
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return " / ".join(str(count) for count in self.data) if self.data else ""
+
+
 def signed(number: int, sign: str) -> int:
     """A number typed without its sign, and the sign chosen beside it (a typed minus counts too)."""
     return -number if sign == "-" and number > 0 else number
@@ -497,7 +518,11 @@ RULE_HINTS = {
     "red_five": "Five red 3s (three decks) score this instead.",
     "red_six": "All six red 3s (three decks) score this instead.",
     "target": "The game ends when a side reaches this.",
-    "tie": "When sides end level on or above the target.",
+    "tie": "When sides end level on or above the target, or after the last hand of a fixed number.",
+    "hands_per_game": "Blank: play to the target. Club nights play 3 hands: the game ends after the last one, "
+    "or sooner when a side reaches the target, and the higher total wins.",
+    "minimum_counts_by_hand": "Blank: by the score, as the bands below say. Club nights: 125 / 155 / 180, the same "
+    "for every side; the last one stands for any later hand.",
     "count_without_canasta": "From the counting grid. Every card against it: its melded cards are taken off "
     "too, not added (modern). As usual: melded minus in hand, canasta or not (classic).",
 }
@@ -520,6 +545,9 @@ class NewGameForm(Form):
     first_dealer = SelectField("First dealer", coerce=int, default=0, validate_choice=False)
     target = WholeNumber("Points to win", minimum=5)
     tie = SelectField("When sides tie", choices=TIE_CHOICES, default=None)
+    # A game of a fixed number of hands (club nights): blank plays to the target, and the bands.
+    hands_per_game = WholeNumber("Number of hands", minimum=None, example="3")
+    minimum_counts_by_hand = MinimumCountsByHand("Minimum Counts by hand")
     count_without_canasta = SelectField(
         "The Count of a side with no canasta", choices=COUNT_WITHOUT_CANASTA_CHOICES, default=None
     )
@@ -585,6 +613,11 @@ class NewGameForm(Form):
         fill(self.count_without_canasta, source.count_without_canasta)
         fill(self.canastas_to_go_out, source.canastas_to_go_out)
         fill(self.all_eight_threes, source.all_eight_threes or 0)
+        if not only_unset:  # blank means none: a blank field is the table's choice, not the preset's
+            self.hands_per_game.data = source.hands_per_game
+            by_hand = source.minimum_counts_by_hand
+            self.minimum_counts_by_hand.data = None if by_hand is None else list(by_hand)
+            self.minimum_counts_by_hand.raw_data = []  # shown as the rules say, not as typed before
         for key in rules.VALUE_KEYS:
             fill(self[f"value_{key}"], getattr(source.values, key))
         for key in rules.RED_THREE_KEYS:
@@ -673,6 +706,8 @@ class NewGameForm(Form):
             # Both families' 3s: the ones the page doesn't show are the starting rules' (fill_rules), kept as they were.
             "threes": [self[f"three_{n}"].data for n in range(5)],
             "red_threes": {key: self[f"red_{key}"].data for key in rules.RED_THREE_KEYS},
+            "hands_per_game": self.hands_per_game.data,
+            "minimum_counts_by_hand": self.minimum_counts_by_hand.data,
         }
         if modern:
             game_rules["all_eight_threes"] = self.all_eight_threes.data or None  # 0: the colours count apart
@@ -712,6 +747,8 @@ class NewGameForm(Form):
                 return self._fields.get(name)
             if path[1] == "minimum_counts":
                 return self._band_field(path[2:])
+            if path[1] == "minimum_counts_by_hand":
+                return self.minimum_counts_by_hand
             return self[path[1]] if path[1] in self and path[1] not in ("values", "red_threes", "threes") else None
         if path[:1] == ("sides",) and len(path) >= 3:
             if path[2] == "name":

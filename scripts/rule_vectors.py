@@ -106,6 +106,11 @@ RULE_SETS: dict[str, tuple[str, dict[str, Any]]] = {
                                          "wild_canasta_jokers": 0, "wild_canasta_mixed": 0}},
     ),
     "cla_short": ("cla", {"target": 3000}),
+    "modern_three_hands": ("modern", {"hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180]}),
+    "modern_three_hands_went_out": ("modern", {"hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180],
+                                               "tie": "went_out"}),
+    "modern_two_hands_bands": ("modern", {"hands_per_game": 2}),
+    "classic_by_hand": ("classic", {"minimum_counts_by_hand": [15, 50]}),
     "classic_short": ("classic", {"target": 1500}),
 }
 
@@ -299,6 +304,41 @@ GAMES: list[tuple[str, str, list, int, list]] = [
         hand(side(natural_canastas=2, went_out=True, count=100), side(count=0)),
     ]),
     ("a game that has not started", "classic", SIX, 5, []),
+    ("three hands, 125 / 155 / 180: no side reaches the target, the higher total wins", "modern_three_hands", FOUR,
+     0, [
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True, count=200), side(natural_canastas=1, count=100)),
+        hand(side(mixed_canastas=1, count=50), side(natural_canastas=2, went_out=True, count=150)),
+        hand(side(natural_canastas=2, went_out=True, count=300), side(count=-100)),
+    ]),
+    ("three hands: two played, the game goes on at 180", "modern_three_hands", TWO, 1, [
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True, count=200), side(natural_canastas=1, count=100)),
+        hand(side(mixed_canastas=1, count=50), side(natural_canastas=2, went_out=True, count=150)),
+    ]),
+    ("three hands: a side reaches the target in hand 2", "modern_three_hands", FOUR, 0, [
+        hand(side(natural_canastas=4, mixed_canastas=2, went_out=True, count=600), side(count=-300)),
+        hand(side(sevens_canasta=True, aces_canasta=True, natural_canastas=1, went_out=True, count=300),
+             side(natural_canastas=1, count=100)),
+    ]),
+    ("three hands: tied after the last, nothing left to play on, shared", "modern_three_hands", FOUR, 0, [
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True, count=200), side(natural_canastas=2, count=100)),
+        hand(side(count=0), side(count=0)),
+        hand(side(mixed_canastas=1, count=50), side(mixed_canastas=1, count=50)),
+    ]),
+    ("three hands: tied after the last, the side that went out wins", "modern_three_hands_went_out", FOUR, 0, [
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True, count=200), side(natural_canastas=2, count=100)),
+        hand(side(count=0), side(count=0)),
+        hand(side(natural_canastas=1, mixed_canastas=1, went_out=True), side(natural_canastas=1, mixed_canastas=1,
+             count=100)),
+    ]),
+    ("two hands by the bands: the game ends after the second", "modern_two_hands_bands", FOUR, 0, [
+        hand(side(natural_canastas=4, mixed_canastas=2, went_out=True, count=600), side(count=-300)),
+        hand(side(count=-50), side(natural_canastas=2, went_out=True, count=100)),
+    ]),
+    ("classic: Minimum Counts by hand, played to the target", "classic_by_hand", FOUR, 0, [
+        hand(side(natural_canastas=1, went_out=True, count=50), side(count=-30)),
+        hand(side(count=-60), side(natural_canastas=1, went_out=True, count=30)),
+        hand(side(count=-5), side(natural_canastas=1, went_out=True, count=0)),
+    ]),
 ]
 
 # Games moved in from paper: each side's total brought forward, by the game's name (docs/api.md).
@@ -338,6 +378,10 @@ CHECKS: list[tuple[str, str, list, list, int, Any]] = [
      [hand(side(natural_canastas=3, wild_canasta="deuces", went_out=True, count=400), LOSE)], 1, hand(OUT, LOSE)),
     ("game over: a finished game still takes a corrected hand", "cla_short", FOUR,
      [hand(side(natural_canastas=3, wild_canasta="deuces", went_out=True, count=400), LOSE)], 0, hand(LOSE, OUT)),
+    ("game over: no hand follows the last of three", "modern_three_hands", FOUR,
+     [hand(OUT, LOSE), hand(LOSE, OUT), hand(OUT, LOSE)], 3, hand(OUT, LOSE)),
+    ("game over: the last of three still takes a correction", "modern_three_hands", FOUR,
+     [hand(OUT, LOSE), hand(LOSE, OUT), hand(OUT, LOSE)], 2, hand(LOSE, OUT)),
     ("a game holds at most 200 hands", "modern", FOUR, [hand(side(), side())] * 200, 200, hand(OUT, LOSE)),
     ("hand number: there is no such hand", "modern", FOUR, [hand(OUT, LOSE)], 3, hand(OUT, LOSE)),
     ("hands in order: a correction that ends the game early", "cla_short", FOUR,

@@ -114,8 +114,10 @@ function sideBase(game, e) {
     (e.went_out ? (e.concealed ? v.going_out_concealed : v.going_out) : 0) +
     (e.perfect_cut && rules.perfect_cut ? v.perfect_cut : 0);
 }
-/** rules.minimum_count */
-function minimumCount(rules, cumulative) {
+/** rules.minimum_count: in hand `hand` (0-based), by the list of Minimum Counts by hand where the game has one */
+function minimumCount(rules, cumulative, hand) {
+  const byHand = rules.minimum_counts_by_hand;
+  if (byHand && byHand.length) return byHand[Math.min(hand, byHand.length - 1)];
   let requirement = rules.minimum_counts[0].minimum;
   for (const band of rules.minimum_counts.slice(1)) {
     if (band.from !== null && cumulative >= band.from) requirement = band.minimum;
@@ -130,17 +132,19 @@ function scoreHand(game, hand, n, before) {
       const wiped = game.rules.wipeout && special >= 0 && special !== i;
       const base = wiped ? 0 : sideBase(game, e), count = wiped ? 0 : sideCount(game, e);
       const cumulative = before[i] + base + count;
-      return { base, count, total: base + count, cumulative, min_count_next: minimumCount(game.rules, cumulative) };
+      const min_count_next = minimumCount(game.rules, cumulative, n + 1);
+      return { base, count, total: base + count, cumulative, min_count_next };
     })
   };
 }
-// rules.game_over
-function winnersAfter(rules, totals, last) {
-  const leader = Math.max(...totals);
-  if (leader < rules.target) return [];
+// rules.game_over: after `played` hands (the last of a fixed number ends the game; tied leaders then share).
+function winnersAfter(rules, totals, last, played) {
+  const leader = Math.max(...totals), end = rules.hands_per_game != null && played >= rules.hands_per_game;
+  if (leader < rules.target && !end) return [];
   const leaders = [...totals.keys()].filter((i) => totals[i] === leader);
   if (leaders.length === 1 || rules.tie === "shared") return leaders;
-  return rules.tie === "went_out" ? leaders.filter((i) => last[i].went_out && last[i].special_hand === null) : [];
+  const out = rules.tie === "went_out" ? leaders.filter((i) => last[i].went_out && last[i].special_hand === null) : [];
+  return out.length || !end ? out : leaders;
 }
 // rules.score_game(check=False): [the figures, the hand that ended the game].
 function play(game, hands) {
@@ -148,12 +152,12 @@ function play(game, hands) {
   const scored = hands.map((hand, n) => {
     const score = scoreHand(game, hand, n, totals);
     totals = score.sides.map((s) => s.cumulative);
-    winners = winnersAfter(game.rules, totals, hand);
+    winners = winnersAfter(game.rules, totals, hand, n + 1);
     if (winners.length && ended === null) ended = n;
     return score;
   });
   return [{
-    hands: scored, totals, min_count: totals.map((t) => minimumCount(game.rules, t)),
+    hands: scored, totals, min_count: totals.map((t) => minimumCount(game.rules, t, hands.length)),
     next_dealer: game.dealer(hands.length), status: winners.length ? "finished" : "in_progress",
     winner: winners.length === 1 ? winners[0] : null, winners
   }, ended];

@@ -94,7 +94,7 @@ def _hand_page(
         table=table,
         dealer_name=table.player_of_seat(table.dealer(position)),
         cutter_name=table.player_of_seat(table.cutter(position)),
-        minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
+        minimum_counts=[rules.minimum_count(stored.game.rules, t, position) for t in before],
         totals_before=before,
         card_grid=CARD_GRID,
         ending=ending,
@@ -104,7 +104,7 @@ def _hand_page(
 def _ending(stored: store.Stored, hand: rules.Hand, preview: rules.HandScore) -> str:
     """What the preview says when this hand ends the game: "This hand ends the game: Us win 8,620 to 7,155"."""
     totals = tuple(s.cumulative for s in preview.sides)
-    winners = rules.game_over(stored.game_rules, totals, hand)
+    winners = rules.game_over(stored.game_rules, totals, hand, stored.hand_count + 1)
     if not winners:
         return ""
     names = [side.name for side in stored.table.sides]

@@ -19,6 +19,7 @@ from .catalogue import (
 from .errors import Problem, RuleError
 from .table import (
     COUNTS_WITHOUT_CANASTA,
+    MOST_HANDS,
     RULE_KEYS,
     TIES,
     Band,
@@ -266,6 +267,34 @@ def _special_hands_problems(house: Mapping[str, Any], preset: Preset) -> Iterato
                 yield ("special_hands", key), problem
 
 
+def _fixed_length_problems(house: Mapping[str, Any]) -> Iterator[Finding]:
+    """A game of a fixed number of hands: the number (1 to MOST_HANDS), and each hand's Minimum Count (a list of
+    at most that many, each a multiple of 5). A null is a key left out: play to the target, the bands."""
+    hands = house.get("hands_per_game")
+    if hands is not None and (not is_whole_number(hands) or not 1 <= hands <= MOST_HANDS):
+        message = f"Number of hands: a game of 1 to {MOST_HANDS} hands, like 3 (or none: play to the target)."
+        yield ("hands_per_game",), message
+        hands = None
+    counts = house.get("minimum_counts_by_hand")
+    if counts is None:
+        return
+    if not isinstance(counts, list) or not 1 <= len(counts) <= MOST_HANDS:
+        message = "Minimum Counts by hand: list each hand's Minimum Count, like 125, 155, 180 (or none: by the bands)."
+        yield ("minimum_counts_by_hand",), message
+        return
+    if hands is not None and len(counts) > hands:
+        game = f"{hands} hand" if hands == 1 else f"{hands} hands"
+        message = (
+            f"Minimum Counts by hand: {len(counts)} Minimum Counts for a game of {game}. "
+            f"Give one for each hand, at most {hands}."
+        )
+        yield ("minimum_counts_by_hand",), message
+    for n, count in enumerate(counts):
+        problem = _points_problem(count, f"The Minimum Count of hand {n + 1}")
+        if problem:
+            yield ("minimum_counts_by_hand", n), problem
+
+
 def _house_problems(house: Mapping[str, Any], preset: Preset) -> Iterator[Finding]:
     """Every key of the table's own rules that is unknown, of the wrong kind or absurd."""
     for key in house:
@@ -275,6 +304,7 @@ def _house_problems(house: Mapping[str, Any], preset: Preset) -> Iterator[Findin
     if "minimum_counts" in house:
         for path, message in _check_minimum_counts(house["minimum_counts"]):
             yield ("minimum_counts", *path), message
+    yield from _fixed_length_problems(house)
     yield from _threes_problems(house)
     yield from _named_values(house)
     yield from _special_hands_problems(house, preset)

@@ -83,19 +83,24 @@ def score_hand(
                 count=count,
                 total=base + count,
                 cumulative=cumulative,
-                min_count_next=minimum_count(rules, cumulative),
+                min_count_next=minimum_count(rules, cumulative, hand_index + 1),
             )
         )
     return HandScore(dealer=table.dealer(hand_index), sides=tuple(scores))
 
 
-def game_over(rules: Rules, totals: Sequence[int], last_hand: Hand | None = None) -> tuple[int, ...]:
-    """The winners once a side reaches the target after a hand (none while the game goes on).
+def game_over(
+    rules: Rules, totals: Sequence[int], last_hand: Hand | None = None, hands_played: int | None = None
+) -> tuple[int, ...]:
+    """The winners once a side reaches the target after a hand, or after the last hand of a game of a fixed
+    number of hands (`hands_played`: how many hands the totals are after); none while the game goes on.
 
     Leaders exactly tied at the top: the table's tie rule says whether they play on, share the win, or
-    the one that went out in the last hand wins (play on if none of them did).
+    the one that went out in the last hand wins (play on if none of them did). After the last hand of a fixed
+    number there is no hand to play on: tied leaders the rule does not part share the win.
     """
-    if max(totals) < rules.target:
+    last = rules.hands_per_game is not None and hands_played is not None and hands_played >= rules.hands_per_game
+    if max(totals) < rules.target and not last:
         return ()
     leader = max(totals)
     leaders = tuple(i for i, t in enumerate(totals) if t == leader)
@@ -103,8 +108,9 @@ def game_over(rules: Rules, totals: Sequence[int], last_hand: Hand | None = None
         return leaders
     if rules.tie == "went_out" and last_hand is not None:
         out = tuple(i for i in leaders if last_hand.sides[i].went_out and last_hand.sides[i].special_hand is None)
-        return out
-    return ()
+        if out or not last:
+            return out
+    return leaders if last else ()
 
 
 def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = True) -> GameScore:
@@ -119,9 +125,7 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
     ended_after: int | None = None
     for n, hand in enumerate(hands):
         if winners and check and ended_after is not None:
-            problems.append(
-                Problem(("hands", n), f"The game ended after hand {ended_after + 1}: no hand can follow it.")
-            )
+            problems.append(Problem(("hands", n), ended_message(rules, ended_after)))
             continue
         try:
             score = score_hand(rules, table, hand, n, totals, check)
@@ -130,7 +134,7 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
             continue
         scored.append(score)
         totals = tuple(s.cumulative for s in score.sides)
-        winners = game_over(rules, totals, hand)
+        winners = game_over(rules, totals, hand, n + 1)
         if winners and ended_after is None:
             ended_after = n
     if problems:
@@ -138,7 +142,7 @@ def score_game(rules: Rules, table: Table, hands: Sequence[Hand], check: bool = 
     return GameScore(
         hands=tuple(scored),
         totals=totals,
-        min_count=tuple(minimum_count(rules, t) for t in totals),
+        min_count=tuple(minimum_count(rules, t, len(hands)) for t in totals),
         finished=bool(winners),
         winners=winners,
         next_dealer=table.dealer(len(hands)),
@@ -152,16 +156,31 @@ def score_next_hand(rules: Rules, table: Table, score: GameScore, hand: Hand) ->
     n = len(score.hands)
     hand_score = score_hand(rules, table, hand, n, score.totals, check=False)
     totals = tuple(s.cumulative for s in hand_score.sides)
-    winners = game_over(rules, totals, hand)
+    winners = game_over(rules, totals, hand, n + 1)
     return GameScore(
         hands=score.hands + (hand_score,),
         totals=totals,
-        min_count=tuple(minimum_count(rules, t) for t in totals),
+        min_count=tuple(minimum_count(rules, t, n + 1) for t in totals),
         finished=bool(winners),
         winners=winners,
         next_dealer=table.dealer(n + 1),
         ended_after=score.ended_after if score.ended_after is not None or not winners else n,
     )
+
+
+def ended_message(rules: Rules, ended_after: int) -> str:
+    """Why no hand can follow the hand that ended the game (§5.14), in words."""
+    if rules.hands_per_game is not None and ended_after + 1 >= rules.hands_per_game:
+        return (
+            f"This game is {hands_of(rules.hands_per_game)}: it ended after hand {ended_after + 1}, "
+            "so no hand can follow it."
+        )
+    return f"The game ended after hand {ended_after + 1}: no hand can follow it."
+
+
+def hands_of(count: int) -> str:
+    """A number of hands in words: 1 hand, 3 hands."""
+    return f"{count} hand" if count == 1 else f"{count} hands"
 
 
 def score_json(score: GameScore) -> dict[str, Any]:

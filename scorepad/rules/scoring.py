@@ -100,8 +100,12 @@ def side_base(rules: Rules, table: Table, entry: SideEntry) -> int:
     return threes_value(rules, table, entry) + priced(rules, entry) + wild_canasta + going_out + perfect_cut
 
 
-def minimum_count(rules: Rules, cumulative: int) -> int:
-    """The points a side's opening meld must reach: the minimum of the last band its cumulative reaches."""
+def minimum_count(rules: Rules, cumulative: int, hand: int | None = None) -> int:
+    """The points a side's opening meld must reach in `hand` (0-based): where the game has Minimum Counts by hand,
+    that hand's (the last one for later hands); otherwise the minimum of the last band its cumulative reaches."""
+    by_hand = rules.minimum_counts_by_hand
+    if by_hand and hand is not None:
+        return by_hand[min(hand, len(by_hand) - 1)]
     requirement = rules.minimum_counts[0].minimum
     for band in rules.minimum_counts[1:]:
         if band.start is not None and cumulative >= band.start:

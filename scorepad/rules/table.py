@@ -20,6 +20,7 @@ from .catalogue import (
 )
 
 TIES = ("play_on", "shared", "went_out")
+MOST_HANDS = 200  # a game holds at most this many hands (document.MOST_HANDS), so a game of a fixed length too
 COUNTS_WITHOUT_CANASTA = ("negative", "melded_minus_hand")
 
 
@@ -88,6 +89,11 @@ class Rules:
     wipeout: bool
     perfect_cut: bool
     special_hands: tuple[tuple[str, int], ...]
+    # A game of a fixed number of hands (club nights play 3): it ends after that hand even if no side reached the
+    # target (None: play to the target); and each hand's Minimum Count for every side, instead of the bands (the
+    # last one for later hands; None: the bands).
+    hands_per_game: int | None = None
+    minimum_counts_by_hand: tuple[int, ...] | None = None
 
     @property
     def modern(self) -> bool:
@@ -133,6 +139,8 @@ RULE_KEYS = (
     "wipeout",
     "perfect_cut",
     "special_hands",
+    "hands_per_game",
+    "minimum_counts_by_hand",
 )
 
 
@@ -152,6 +160,8 @@ def rules_json(rules: Rules) -> dict[str, Any]:
         "wipeout": rules.wipeout,
         "perfect_cut": rules.perfect_cut,
         "special_hands": dict(rules.special_hands),
+        "hands_per_game": rules.hands_per_game,
+        "minimum_counts_by_hand": None if rules.minimum_counts_by_hand is None else list(rules.minimum_counts_by_hand),
     }
 
 
@@ -164,6 +174,7 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
     full = {**rules_json(preset), **data}
     stored_values = full["values"]
     values = {**rules_json(preset)["values"], **older_values(full["preset"], stored_values), **stored_values}
+    by_hand = full.get("minimum_counts_by_hand")
     return Rules(
         preset=full["preset"],
         target=full["target"],
@@ -181,6 +192,9 @@ def rules_from_json(data: Mapping[str, Any]) -> Rules:
         wipeout=full["wipeout"],
         perfect_cut=full["perfect_cut"],
         special_hands=tuple(full["special_hands"].items()),
+        # A game stored before a table could play a fixed number of hands has neither key: played to the target.
+        hands_per_game=full.get("hands_per_game"),
+        minimum_counts_by_hand=None if by_hand is None else tuple(by_hand),
     )
 
 
