@@ -250,3 +250,23 @@ def test_redo_of_a_hand_taken_back_brings_its_note_too(client):
     assert hand_notes(client, game) == []
     undo(client, game, "Redo: put hand 1 back")
     assert hand_notes(client, game) == ["at Ann's, first hand"]
+
+
+def varied(start: int) -> str:
+    """500 different characters (rare Chinese ones, each two UTF-16 units), as little alike as text gets: they
+    hardly compress."""
+    return "".join(chr(0x20000 + (start + n * 7919) % 40000) for n in range(500))
+
+
+def test_notes_too_big_to_keep_for_undo_are_saved_and_no_undo_is_offered(client):
+    """The Undo offer lives in the phone's session cookie, which a browser drops whole over 4 KB: two long notes
+    that hardly compress would not fit. The change is saved, and Undo is not offered rather than lost."""
+    game = page_game(client)
+    client.post(f"/games/{game}/hands", data={**FIRST_HAND, "note": varied(0)})
+    response = client.post(f"/games/{game}/hands/1", data={**FIRST_HAND, "note": varied(1)})
+    assert response.status_code == 303
+    cookie = response.headers.get("Set-Cookie", "")
+    assert len(cookie) < 4093, len(cookie)
+    assert hand_notes(client, game) == [varied(1)]
+    page = client.get(f"/games/{game}")
+    assert "Hand 1 saved." in text(page) and "/undo" not in page.get_data(as_text=True)  # said; no Undo

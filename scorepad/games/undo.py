@@ -6,7 +6,8 @@ import secrets
 import time
 from typing import Any
 
-from flask import abort, flash, redirect, session, url_for
+from flask import abort, current_app, flash, redirect, session, url_for
+from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
@@ -16,6 +17,9 @@ from ..web import load_or_404
 from . import access, bp, start
 
 REMATCH_TAP_SECONDS = 60  # a second Rematch of the same game this soon is the same tap again
+# The most the session cookie's value may be with an offer in it: a browser drops a cookie of over 4,096 bytes whole
+# (with its name and flags), and the page that follows adds what it says ("Hand 2 saved.").
+COOKIE_ROOM = 3_800
 
 
 # --- Undo and Redo: the change just made, offered on the page that follows it ------------------------
@@ -56,7 +60,7 @@ def offer_undo(
     def sides(hand: rules.Hand | list[dict] | None) -> list[dict] | None:
         return document.hand_json(hand)["sides"] if isinstance(hand, rules.Hand) else hand
 
-    session["undo"] = {
+    offer = {
         "game": saved.id,
         "version": saved.record.version,
         "hands": saved.hand_count,
@@ -72,6 +76,19 @@ def offer_undo(
         "follows": follows,
         "rematch": saved.record.rematch_id,  # a rematch started from the game since (on any phone) ends the offer
     }
+    if _fits(offer):
+        session["undo"] = offer
+    else:  # two long notes that hardly compress: the change is saved, and no Undo is offered rather than one lost
+        session.pop("undo", None)
+
+
+def _fits(offer: dict) -> bool:
+    """Whether the session cookie, with this offer in it, stays within COOKIE_ROOM."""
+    cookies = current_app.session_interface
+    serializer = (
+        cookies.get_signing_serializer(current_app) if isinstance(cookies, SecureCookieSessionInterface) else None
+    )
+    return serializer is None or len(serializer.dumps({**session, "undo": offer})) <= COOKIE_ROOM
 
 
 def offer_of(game_id: str) -> dict | None:
