@@ -97,7 +97,7 @@ def game_over(
 
     Leaders exactly tied at the top: the table's tie rule says whether they play on, share the win, or
     the one that went out in the last hand wins (play on if none of them did). After the last hand of a fixed
-    number there is no hand to play on: tied leaders the rule does not part share the win.
+    number there is no hand to play on: where the rule would play on, the tied leaders share the win.
     """
     last = rules.hands_per_game is not None and hands_played is not None and hands_played >= rules.hands_per_game
     if max(totals) < rules.target and not last:
