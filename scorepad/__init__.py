@@ -102,7 +102,21 @@ def configure(app: Flask, test_config: dict | None = None) -> None:
 
 def _register(app: Flask, root: Path) -> None:
     """The extensions and blueprints, then what wraps them: compression and static files, security last."""
-    from . import api, delivery, errors, games, history, pwa, rulesets, security, share, sync, web
+    from . import (
+        api,
+        delivery,
+        errors,
+        events_api,
+        events_web,
+        games,
+        history,
+        pwa,
+        rulesets,
+        security,
+        share,
+        sync,
+        web,
+    )
     from .extensions import htmx, migrate
     from .models import db
 
@@ -114,7 +128,17 @@ def _register(app: Flask, root: Path) -> None:
     chart.init_app(app)  # the game's chart and the statistics' bars (templates/_chart.html)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
-    for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):
+    for blueprint in (
+        games.bp,
+        share.bp,
+        api.bp,
+        pwa.bp,
+        history.bp,
+        sync.bp,
+        rulesets.bp,
+        events_api.bp,
+        events_web.bp,
+    ):
         app.register_blueprint(blueprint)
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the document in the order docs/api.md gives
