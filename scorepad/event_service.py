@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import document, event_store, events, rights, service, store
+from . import document, event_store, events, rights, store
 from .events.event import FIXED_LENGTH_RULES
 
 
@@ -122,7 +122,9 @@ def correct_hand(
     if not 0 <= n < stored.hand_count:
         raise LookupError(f"Table {table.table + 1}'s game has {stored.hand_count} hand(s); there is no hand {n}.")
     before = stored.hand_entries[n]
-    changed = service.correct_hand(stored, n, data)
+    # Not through service.correct_hand, which records a change by the phone that makes it: here the director's
+    # token makes it, and it is recorded as the director's.
+    changed = store.replace_hand(stored, n, data)
     event_store.record_correction(held, table, n, who, before, changed.hand_entries[n])
     held.games[changed.id] = changed
     return changed

@@ -346,3 +346,26 @@ def place_of_room_code(code: str) -> tuple[str, int | None] | None:
         select(EventSeatRecord.event_id, EventSeatRecord.table).where(EventSeatRecord.room_code == code)
     ).first()
     return (seat[0], seat[1]) if seat is not None else None
+
+
+def note_change(stored: store.Stored, position: int, before: list, device: str | None) -> None:
+    """A saved hand of a game changed (service.py calls this after every correction, deletion, Undo or Redo of a
+    hand): when the game is a club night's table, the change is recorded, said to be the director's when the
+    director's phone made it, else the table's scorekeeper's. One indexed look-up for a game of no event."""
+    row = db.session.execute(
+        select(EventTableRecord, EventRecord)
+        .join(EventRecord, EventRecord.id == EventTableRecord.event_id)
+        .where(EventTableRecord.game_id == stored.id)
+    ).first()
+    if row is None:
+        return
+    table, record = row
+    who = "director" if device is not None and device == record.director_device else "scorekeeper"
+    after = stored.hand_entries[position] if position < stored.hand_count else None
+    db.session.add(
+        EventCorrection(
+            event_id=record.id, round=table.round, table=table.table, hand=position, who=who, before=before, after=after
+        )
+    )
+    _touch(record)
+    db.session.commit()

@@ -69,6 +69,9 @@ def form_document(form: Any) -> dict[str, Any]:
         if name or players:
             pairs.append({"name": name, "players": players})
     game_rules: dict[str, Any] = {"preset": form.get("preset", "modern")}
+    target = _number(form.get("target", ""))
+    if target is not None:
+        game_rules["target"] = target
     hands = _number(form.get("hands_per_game", ""))
     if hands is not None:
         game_rules["hands_per_game"] = hands
@@ -183,6 +186,7 @@ def director(event_id: str) -> ResponseReturnValue:
     return render(
         "events/director.html",
         is_director=_is_director(held),
+        corrections=event_store.corrections(event_id),
         late_pair_open=len(held.event.pairs) % 2 == 1 and len(held.rounds) < held.event.rounds,
         **event_context(held),
     )

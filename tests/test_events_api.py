@@ -14,6 +14,7 @@ import csv
 import io
 
 from scorepad.models import EventCorrection, db
+from tests.conftest import game_document
 from tests.test_api import BIG_3000, EXAMPLE, LATE, QUIET
 
 BIG_3000_SIDE_1 = {"sides": [{}, BIG_3000["sides"][0]]}
@@ -259,3 +260,28 @@ def test_results_as_csv_and_json(client):
     exported = client.get(f"/api/events/{body['id']}/results.json")
     assert "attachment" in exported.headers["Content-Disposition"]
     assert exported.get_json()["standings"][0]["pair"] == 0
+
+
+def test_a_correction_through_the_game_itself_is_recorded_and_clears_the_confirmation(client):
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    table = body["tables"][0]
+    play(client, table, BIG_3000)  # 3000 – 0: over
+    url = f"/api/events/{body['id']}/rounds/0/tables/0"
+    assert client.post(f"{url}/confirm", json={}, headers=director(body)).status_code == 200
+    # The table's own token corrects hand 0 through the game API: sevens 2500 + natural 500 + Count 50 = 3050.
+    changed = {"sides": [{**BIG_3000["sides"][0], "count": 50}, {}]}
+    headers = {"Authorization": f"Bearer {table['edit_token']}"}
+    assert client.put(f"/api/games/{table['game']}/hands/0", json=changed, headers=headers).status_code == 200
+    doc = client.get(f"/api/events/{body['id']}").get_json()
+    assert doc["round_results"][0]["tables"][0]["confirmed"] is False
+    assert doc["round_results"][0]["tables"][0]["points"] == [3050, 0]
+    recorded = client.get(f"/api/events/{body['id']}/corrections").get_json()["corrections"]
+    assert [(c["who"], c["hand"], c["before"], c["after"][0]["count"]) for c in recorded] == [
+        ("scorekeeper", 0, BIG_3000["sides"], 50)
+    ]
+    # A game of no event: nothing recorded anywhere.
+    other = client.post("/api/games", json=game_document(hands=[BIG_3000], target=5000)).get_json()
+    auth = {"Authorization": f"Bearer {other['edit_token']}"}
+    assert client.put(f"/api/games/{other['id']}/hands/0", json=changed, headers=auth).status_code == 200
+    with client.application.app_context():
+        assert db.session.query(EventCorrection).count() == 1
