@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from scorepad.models import EventCorrection, db
 from tests.conftest import game_document
@@ -285,3 +286,58 @@ def test_a_correction_through_the_game_itself_is_recorded_and_clears_the_confirm
     assert client.put(f"/api/games/{other['id']}/hands/0", json=changed, headers=auth).status_code == 200
     with client.application.app_context():
         assert db.session.query(EventCorrection).count() == 1
+
+
+# --- The pages ------------------------------------------------------------------------------------------------
+
+
+def test_room_codes_lead_to_the_wall_and_to_a_table_whose_card_its_first_phone_keeps(app, client):
+    body = create(client, event_document(4, 1))
+    wall = client.get(f"/join?code={body['room_code'].lower()}")
+    assert wall.status_code == 303 and wall.headers["Location"].endswith(f"/events/{body['id']}")
+    with app.app_context():
+        from scorepad.models import EventSeatRecord
+
+        code = db.session.query(EventSeatRecord).filter_by(event_id=body["id"], table=1).one().room_code
+    card = client.get(f"/join?code={code}")
+    assert card.status_code == 303 and card.headers["Location"].endswith(f"/events/{body['id']}/tables/1")
+    # The first phone to open table 2's card keeps its score: the scoresheet of Tulips v Daisies, which names the
+    # event, round and table; another phone watches.
+    keeper = client.get(f"/events/{body['id']}/tables/1")
+    game = body["tables"][1]["game"]
+    assert keeper.status_code == 303 and keeper.headers["Location"].endswith(f"/games/{game}")
+    sheet = client.get(f"/games/{game}").get_data(as_text=True)
+    assert "Tulips v Daisies" in sheet and "round 1 · table 2" in sheet and "Tuesday club night" in sheet
+    watcher = app.test_client().get(f"/events/{body['id']}/tables/1")
+    assert watcher.status_code == 303 and watcher.headers["Location"].endswith(f"/games/{game}/scoreboard")
+
+
+def test_the_wall_poll_is_304_until_something_changes(client):
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    page = client.get(f"/events/{body['id']}")
+    assert page.status_code == 200 and "Roses" in page.get_data(as_text=True)
+    tag = re.search(r'"If-None-Match": "(W/\\"[^\\]+\\")"', page.get_data(as_text=True)).group(1).replace('\\"', '"')
+    live = f"/events/{body['id']}/live"
+    assert client.get(live, headers={"If-None-Match": tag, "HX-Request": "true"}).status_code == 304
+    play(client, body["tables"][0], TIE)
+    changed = client.get(live, headers={"If-None-Match": tag, "HX-Request": "true"})
+    assert changed.status_code == 200
+    assert '<td class="table-state">provisional</td>' in changed.get_data(as_text=True)
+    assert "900 – 900" in changed.get_data(as_text=True)
+
+
+def test_the_new_event_form_refuses_in_words_and_keeps_what_was_typed(client):
+    form = {"name": "Tuesday", "pair-0-name": "Roses", "pair-0-p1": "Ann", "pair-0-p2": "Cleo", "rounds": "1"}
+    refused = client.post("/events/new", data=form)
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "List the pairs, at least two" in text and 'value="Cleo"' in text
+    form.update({"pair-1-name": "Tulips", "pair-1-p1": "Bea", "pair-1-p2": "Ann"})
+    refused = client.post("/events/new", data=form)
+    assert "Pair 2: Ann already plays in Roses" in refused.get_data(as_text=True)
+    form["pair-1-p2"] = "Dot"
+    started = client.post("/events/new", data=form)
+    assert started.status_code == 303 and started.headers["Location"].endswith("/director")
+    director_page = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert "Start round" not in director_page  # one round only
+    assert 'Roses <span class="muted">v</span> Tulips' in director_page
