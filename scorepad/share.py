@@ -84,8 +84,9 @@ def join() -> ResponseReturnValue:
     place = event_store.place_of_room_code(code) if game_id is None else None  # a club night's wall or table card
     if place is not None:
         event_id, table = place
-        target = ("events_web.wall", {}) if table is None else ("events_web.table", {"table": table})
-        return redirect(url_for(target[0], event_id=event_id, **target[1]), 303)
+        if table is None:
+            return redirect(url_for("events_web.wall", event_id=event_id), 303)
+        return redirect(url_for("events_web.table", event_id=event_id, table=table), 303)
     if game_id is None:
         problem = (
             f"No game has the room code {format_room_code(code)}. Check it on the scorekeeper's phone: "
