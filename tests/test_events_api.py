@@ -301,13 +301,12 @@ def test_room_codes_lead_to_the_wall_and_to_a_table_whose_card_its_first_phone_k
         code = db.session.query(EventSeatRecord).filter_by(event_id=body["id"], table=1).one().room_code
     card = client.get(f"/join?code={code}")
     assert card.status_code == 303 and card.headers["Location"].endswith(f"/events/{body['id']}/tables/1")
-    # The first phone to open table 2's card keeps its score: the scoresheet of Tulips v Daisies, which names the
-    # event, round and table; another phone watches.
+    # The first phone to open table 2's card keeps its score: the scoresheet of Tulips v Daisies; another watches.
     keeper = client.get(f"/events/{body['id']}/tables/1")
     game = body["tables"][1]["game"]
     assert keeper.status_code == 303 and keeper.headers["Location"].endswith(f"/games/{game}")
     sheet = client.get(f"/games/{game}").get_data(as_text=True)
-    assert "Tulips v Daisies" in sheet and "round 1 · table 2" in sheet and "Tuesday club night" in sheet
+    assert "Tulips v Daisies" in sheet and "Enter hand 1" in sheet
     watcher = app.test_client().get(f"/events/{body['id']}/tables/1")
     assert watcher.status_code == 303 and watcher.headers["Location"].endswith(f"/games/{game}/scoreboard")
 
