@@ -102,21 +102,7 @@ def configure(app: Flask, test_config: dict | None = None) -> None:
 
 def _register(app: Flask, root: Path) -> None:
     """The extensions and blueprints, then what wraps them: compression and static files, security last."""
-    from . import (
-        api,
-        delivery,
-        errors,
-        events_api,
-        events_web,
-        games,
-        history,
-        pwa,
-        rulesets,
-        security,
-        share,
-        sync,
-        web,
-    )
+    from . import api, delivery, errors, games, history, pwa, rulesets, security, share, sync, web
     from .extensions import htmx, migrate
     from .models import db
 
@@ -128,18 +114,13 @@ def _register(app: Flask, root: Path) -> None:
     chart.init_app(app)  # the game's chart and the statistics' bars (templates/_chart.html)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
-    for blueprint in (
-        games.bp,
-        share.bp,
-        api.bp,
-        pwa.bp,
-        history.bp,
-        sync.bp,
-        rulesets.bp,
-        events_api.bp,
-        events_web.bp,
-    ):
+    for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):
         app.register_blueprint(blueprint)
+    from .events_api import bp as events_api  # club nights: the API and the pages
+    from .events_web import bp as events_web
+
+    app.register_blueprint(events_api)
+    app.register_blueprint(events_web)
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the document in the order docs/api.md gives
 
