@@ -116,6 +116,11 @@ def _register(app: Flask, root: Path) -> None:
     htmx.init_app(app)
     for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):
         app.register_blueprint(blueprint)
+    from .events_api import bp as events_api  # club nights: the API and the pages
+    from .events_web import bp as events_web
+
+    app.register_blueprint(events_api)
+    app.register_blueprint(events_web)
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the document in the order docs/api.md gives
 

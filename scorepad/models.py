@@ -149,3 +149,84 @@ class RateLimitCount(Model):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer, nullable=False)
     expires_at: Mapped[float] = mapped_column(Float, nullable=False)  # when the window ends, in seconds since the epoch
+
+
+# --- Club nights (docs/events.md): an event, its tables' games round by round, confirmations, corrections --------
+
+
+class EventRecord(Model):
+    """A club night: the director's document (pairs, movement, rounds, clock, scoring) as checked, the director's
+    token (its hash) and the device that created it on the page, the wall screen's room code. `version` is raised
+    by the event's own changes (a round started, a late pair, a confirmation); the event's revision adds its games'
+    versions (scorepad/event_store.py)."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("room_code", name="uq_events_room_code"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    director_token_hash: Mapped[str] = mapped_column(String(64))
+    director_device: Mapped[str | None] = mapped_column(String(64))
+    document: Mapped[dict] = mapped_column(JSON)
+    room_code: Mapped[str] = mapped_column(String(8))
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class EventRoundRecord(Model):
+    """One round started: when (the clock counts from it), the pair that sits out, and whether the director
+    closed it (its unfinished tables ended as they stood)."""
+
+    __tablename__ = "event_rounds"
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bye: Mapped[int | None] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    closed: Mapped[bool] = mapped_column(default=False)
+
+
+class EventTableRecord(Model):
+    """One table in one round: its two pairs (side 0 first), its game (an ordinary game), and the confirmation:
+    the game's version when the other pair or the director confirmed it (a later change clears it)."""
+
+    __tablename__ = "event_tables"
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pairs: Mapped[list] = mapped_column(JSON)
+    game_id: Mapped[str] = mapped_column(String(32), index=True)
+    confirmed_version: Mapped[int | None] = mapped_column(Integer)
+    confirmed_by: Mapped[str | None] = mapped_column(String(20))  # "pair" (a phone of the other pair), "director"
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EventSeatRecord(Model):
+    """A table of the event for the whole night: its card's room code, and the phone that keeps its score (the
+    first to scan the card); the card follows the table from round to round."""
+
+    __tablename__ = "event_seats"
+    __table_args__ = (UniqueConstraint("room_code", name="uq_event_seats_room_code"),)
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_code: Mapped[str] = mapped_column(String(8))
+    keeper_device: Mapped[str | None] = mapped_column(String(64))
+
+
+class EventCorrection(Model):
+    """A hand of a table's game changed after it was saved: who, when, which hand, its entries before and after
+    (None: the hand was deleted)."""
+
+    __tablename__ = "event_corrections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    hand: Mapped[int] = mapped_column(Integer)
+    who: Mapped[str] = mapped_column(String(80))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    before: Mapped[list | None] = mapped_column(JSON)
+    after: Mapped[list | None] = mapped_column(JSON)

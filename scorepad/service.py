@@ -8,9 +8,13 @@ the phone with no connection (sync.create_game), which the server reads with the
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from typing import Any
 
-from . import document, rights, rules, rulesets, store
+from flask import has_request_context
+
+from . import document, event_store, rights, rules, rulesets, store
 from .forms import NewGameForm, attach_problems
 from .rules import RuleError
 from .rulesets import RuleSet
@@ -90,20 +94,30 @@ def check_corrected_hand(stored: store.Stored, position: int, data: Any) -> rule
     return store.check_replaced_hand(stored, position, data)
 
 
+def _recorded(stored: store.Stored, position: int, change: Callable[[], store.Stored]) -> store.Stored:
+    """A change to a saved hand; at a club night's table it is recorded: who, when, before and after (event_store)."""
+    before = copy.deepcopy(stored.hand_entries[position]) if position < stored.hand_count else None
+    changed = change()
+    if before is not None:
+        device = rights.device_hash(create=False) if has_request_context() else None
+        event_store.note_change(changed, position, before, device)
+    return changed
+
+
 def save_hand(stored: store.Stored, position: int, hand: rules.Hand, note: str | None = None) -> store.Stored:
     """Store a checked hand as hand `position`: the next one, or in place of a past one (a correction), with its
     `note` as kept (store.sent_note; "" for none; None leaves a corrected hand's note as it was)."""
-    return store.save_checked_hand(stored, position, hand, note)
+    return _recorded(stored, position, lambda: store.save_checked_hand(stored, position, hand, note))
 
 
 def correct_hand(stored: store.Stored, position: int, data: Any) -> store.Stored:
     """Check a hand from JSON and store it in place of hand `position`; the figures after it follow."""
-    return store.replace_hand(stored, position, data)
+    return _recorded(stored, position, lambda: store.replace_hand(stored, position, data))
 
 
 def delete_hand(stored: store.Stored, position: int) -> store.Stored:
     """Delete hand `position`: the later hands move up one (RuleError if the game would end before its last)."""
-    return store.delete_hand(stored, position)
+    return _recorded(stored, position, lambda: store.delete_hand(stored, position))
 
 
 def put_back(
@@ -113,10 +127,10 @@ def put_back(
     there (a hand checked when first stored, going back where it was), with its `note` ("" for none; None: an
     offer kept before notes were, which leaves the note there as it is)."""
     if action == "remove":
-        return store.delete_hand(stored, position)
+        return delete_hand(stored, position)
     hand = document.hand_from_json({"sides": entries})
     if action == "put" or position == stored.hand_count:
-        return store.save_checked_hand(stored, position, hand, note)
+        return save_hand(stored, position, hand, note)
     return store.insert_hand(stored, position, hand, note)
 
 

@@ -17,7 +17,7 @@ from htmx_flask import request
 from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
 
-from . import delivery, rules, store
+from . import delivery, event_store, rules, store
 from .web import load_or_404, points, render, scoresheet_context
 
 bp = Blueprint("share", __name__)
@@ -81,6 +81,12 @@ def join() -> ResponseReturnValue:
     if code is None:
         return render("share/join.html", status=422, typed=typed, problem=problem)
     game_id = store.game_id_of_room_code(code)
+    place = event_store.place_of_room_code(code) if game_id is None else None  # a club night's wall or table card
+    if place is not None:
+        event_id, table = place
+        if table is None:
+            return redirect(url_for("events_web.wall", event_id=event_id), 303)
+        return redirect(url_for("events_web.table", event_id=event_id, table=table), 303)
     if game_id is None:
         problem = (
             f"No game has the room code {format_room_code(code)}. Check it on the scorekeeper's phone: "

@@ -352,19 +352,20 @@ def test_single_players_make_an_event_of_one_player_per_pair():
         (
             {"rules": {"preset": "modern", "hands_per_game": 0}},
             "rules.hands_per_game",
-            "Hands per game: a number of hands from 1 to 200, like 3, or null to play to the target.",
+            "Number of hands: a game of 1 to 200 hands, like 3 (or none: play to the target).",
         ),
         (
             {"rules": {"preset": "modern", "minimum_counts_by_hand": [125, 157]}},
             "rules.minimum_counts_by_hand.1",
-            "The Minimum Count of hand 2: a multiple of 5 from 0 to 100,000, like 125.",
+            "The Minimum Count of hand 2: points are a multiple of 5.",
         ),
         (
             {"rules": {"preset": "modern", "minimum_counts_by_hand": []}},
             "rules.minimum_counts_by_hand",
-            "Minimum Counts by hand: list each hand's Minimum Count, like [125, 155, 180], or null for the bands.",
+            "Minimum Counts by hand: list each hand's Minimum Count, like 125, 155, 180 (or none: by the bands).",
         ),
-        # The game's own rules are checked as a new game's are.
+        # The game's own rules are checked as a new game's are, in the rules' words (the number of hands and the
+        # Minimum Counts by hand among them: tests/test_fixed_hands.py).
         (
             {"rules": {"preset": "bridge"}},
             "rules.preset",

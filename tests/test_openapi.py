@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 import zlib
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def test_the_openapi_document_describes_every_api_route(app):
         if method in ("get", "put", "post", "delete", "patch")
     }
     routes = {
-        (rule.rule.replace("<game_id>", "{game_id}").replace("<int:n>", "{n}"), method)
+        (re.sub(r"<(?:int:)?(\w+)>", r"{\1}", rule.rule), method)
         for rule in app.url_map.iter_rules()
         if rule.rule.startswith("/api/")
         for method in rule.methods - {"HEAD", "OPTIONS"}

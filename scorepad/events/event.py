@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorepad.document import MOST_HANDS, FormatError, clean_name, parse_rules
-from scorepad.rules import MOST_POINTS, Problem, RuleError, is_whole_number
+from scorepad.document import FormatError, clean_name, parse_rules
+from scorepad.rules import Problem, RuleError, is_whole_number
 
 from .movements import MITCHELL, MOVEMENT_NAMES, MOVEMENTS, most_rounds, tables_for
 
@@ -36,8 +36,6 @@ EVENT_OUTPUTS = (
     "links",
     "tables",
 )
-# The two table rules of a game of fixed length, checked here until the rules module carries them itself.
-FIXED_LENGTH_RULES = ("hands_per_game", "minimum_counts_by_hand")
 # A club night of a thousand tables, and a little more than any tournament's room holds.
 MOST_PAIRS = 2_000
 # A round's clock: a game of three hands takes about an hour; four hours is more than any round.
@@ -112,39 +110,13 @@ def _event_name(value: Any, problems: list[Problem]) -> str:
     return name
 
 
-def _fixed_length_problems(rules: Mapping[str, Any]) -> Iterator[Problem]:
-    """hands_per_game (1 to MOST_HANDS, or null) and minimum_counts_by_hand (a list of Minimum Counts, or null)."""
-    hands = rules.get("hands_per_game")
-    if hands is not None and (not is_whole_number(hands) or not 1 <= hands <= MOST_HANDS):
-        yield Problem(
-            ("rules", "hands_per_game"),
-            f"Hands per game: a number of hands from 1 to {MOST_HANDS}, like 3, or null to play to the target.",
-        )
-    counts = rules.get("minimum_counts_by_hand")
-    if counts is None:
-        return
-    if not isinstance(counts, list) or not 1 <= len(counts) <= MOST_HANDS:
-        yield Problem(
-            ("rules", "minimum_counts_by_hand"),
-            "Minimum Counts by hand: list each hand's Minimum Count, like [125, 155, 180], or null for the bands.",
-        )
-        return
-    for n, count in enumerate(counts):
-        if not is_whole_number(count) or not 0 <= count <= MOST_POINTS or count % 5:
-            yield Problem(
-                ("rules", "minimum_counts_by_hand", n),
-                f"The Minimum Count of hand {n + 1}: a multiple of 5 from 0 to {MOST_POINTS:,}, like 125.",
-            )
-
-
 def _check_rules(value: Any, problems: list[Problem]) -> dict[str, Any]:
     """Every table's rules: a game's rules (the preset, any table rule), checked as a new game's are."""
     if not isinstance(value, Mapping):
         problems.append(Problem(("rules",), 'Every table\'s rules name at least a preset, like {"preset": "modern"}.'))
         return {}
-    problems += _fixed_length_problems(value)
-    try:
-        parse_rules({key: rule for key, rule in value.items() if key not in FIXED_LENGTH_RULES})
+    try:  # the number of hands and the Minimum Counts by hand among them (the rules check them as a game's)
+        parse_rules(dict(value))
     except RuleError as error:
         problems += error.problems
     return copy.deepcopy(dict(value))

@@ -1,0 +1,371 @@
+"""Stored club nights (docs/events.md): an event, its rounds, each round's tables and their games, the cards'
+seats, confirmations and corrections. Beside `store.py` (games), below the service: it knows no HTTP status or
+page. Each table's game is an ordinary stored game; this module keeps only which game a table plays.
+
+The event's revision is its own version (a round started, a late pair, a confirmation) plus the versions of every
+game of its tables: any save at any table raises it, read in one small statement (the wall screen's poll).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.exc import IntegrityError
+
+from . import events, store
+from .models import EventCorrection, EventRecord, EventRoundRecord, EventSeatRecord, EventTableRecord, GameRecord, db
+
+
+class EventNotFound(Exception):
+    """No event has this id."""
+
+
+@dataclass
+class StoredEvent:
+    """An event as stored: its row, its document read back, its rounds, tables (by round, then table), seats,
+    and the games of its tables (loaded with them)."""
+
+    record: EventRecord
+    rounds: list[EventRoundRecord]
+    tables: list[EventTableRecord]
+    seats: list[EventSeatRecord]
+    games: dict[str, store.Stored] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def event(self) -> events.Event:
+        return events.event_from_json(self.record.document)
+
+    @property
+    def revision(self) -> int:
+        """The event's version plus its games' versions (as `event_revision` reads it)."""
+        return self.record.version + sum(stored.record.version for stored in self.games.values())
+
+    def round_tables(self, round: int) -> list[EventTableRecord]:
+        return [table for table in self.tables if table.round == round]
+
+    def table_result(self, table: EventTableRecord, closed: bool) -> events.TableResult:
+        """One table as it stands: each pair's cumulative, hands played, finished (or closed), confirmed."""
+        stored = self.games.get(table.game_id)
+        if stored is None:  # its game was deleted: the table counts nothing, and holds no round up
+            return events.TableResult(table.table, (table.pairs[0], table.pairs[1]), finished=True, game=None)
+        score = stored.score
+        return events.TableResult(
+            table=table.table,
+            pairs=(table.pairs[0], table.pairs[1]),
+            points=(score.totals[0], score.totals[1]),
+            finished=score.finished or closed,
+            confirmed=score.finished and table.confirmed_version == stored.record.version,
+            hands=len(score.hands),
+            game=table.game_id,
+        )
+
+    def results(self) -> tuple[events.RoundResult, ...]:
+        """Every round started, with its tables' results: what the standings are worked out from."""
+        return tuple(
+            events.RoundResult(
+                tuple(self.table_result(table, held.closed) for table in self.round_tables(held.round)),
+                held.bye,
+            )
+            for held in self.rounds
+        )
+
+    def document(self) -> dict[str, Any]:
+        """The event document with everything the server adds (docs/events.md)."""
+        return events.event_document(
+            self.event,
+            self.results(),
+            id=self.id,
+            room_code=self.record.room_code,
+            revision=self.revision,
+            created=store.utc(self.record.created_at).isoformat(),
+            updated=store.utc(self.record.updated_at).isoformat(),
+        )
+
+    def seat(self, table: int) -> EventSeatRecord | None:
+        return next((seat for seat in self.seats if seat.table == table), None)
+
+    def current_table(self, table: int) -> EventTableRecord | None:
+        """Table `table` in the latest round (None: it plays no game this round, its pair sitting out)."""
+        latest = self.rounds[-1].round if self.rounds else -1
+        return next((t for t in self.tables if t.round == latest and t.table == table), None)
+
+    def table_at(self, round: int, table: int) -> EventTableRecord | None:
+        return next((t for t in self.tables if t.round == round and t.table == table), None)
+
+
+def _new_code() -> str:
+    return store.new_room_code()
+
+
+def create_event(
+    event: events.Event, seating: events.RoundSeating, games: list[store.Stored], director_device: str | None
+) -> tuple[StoredEvent, str]:
+    """Store a new event with its first round (the games already stored, one per table of `seating`): the event,
+    round 0, its tables and a seat (a card's room code) for every table. Returns it and the director's token (only
+    its hash is kept)."""
+    for _attempt in range(5):
+        token = secrets.token_urlsafe(24)
+        now = datetime.now(UTC)
+        record = EventRecord(
+            id=secrets.token_urlsafe(9),
+            director_token_hash=store.token_hash(token),
+            director_device=director_device,
+            document=events.event_json(event),
+            room_code=_new_code(),
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+        seats = [EventSeatRecord(event_id=record.id, table=t, room_code=_new_code()) for t in range(event.tables)]
+        db.session.add(record)
+        db.session.flush()
+        db.session.add_all(seats)
+        try:
+            held = _add_round(record, seating, games)
+            db.session.commit()
+        except IntegrityError:  # a room code was taken (about one chance in millions): draw them again
+            db.session.rollback()
+            continue
+        return StoredEvent(record, [held[0]], held[1], seats, {g.id: g for g in games}), token
+    raise store.EditConflict("no free room code")
+
+
+def _add_round(
+    record: EventRecord, seating: events.RoundSeating, games: list[store.Stored]
+) -> tuple[EventRoundRecord, list[EventTableRecord]]:
+    held = EventRoundRecord(event_id=record.id, round=seating.round, bye=seating.bye, started_at=datetime.now(UTC))
+    tables = [
+        EventTableRecord(
+            event_id=record.id, round=seating.round, table=seat.table, pairs=list(seat.pairs), game_id=game.id
+        )
+        for seat, game in zip(seating.tables, games, strict=True)
+    ]
+    db.session.add(held)
+    db.session.add_all(tables)
+    db.session.flush()
+    return held, tables
+
+
+def _touch(record: EventRecord) -> None:
+    record.version += 1
+    record.updated_at = datetime.now(UTC)
+
+
+def load_event(event_id: str, games: bool = True) -> StoredEvent:
+    """The event with its rounds, tables and seats, and (`games`) every table's game: EventNotFound if none."""
+    record = db.session.get(EventRecord, event_id) if store.GAME_ID.fullmatch(event_id) else None
+    if record is None:
+        raise EventNotFound(event_id)
+    rounds = list(
+        db.session.scalars(
+            select(EventRoundRecord).where(EventRoundRecord.event_id == event_id).order_by(EventRoundRecord.round)
+        )
+    )
+    tables = list(
+        db.session.scalars(
+            select(EventTableRecord)
+            .where(EventTableRecord.event_id == event_id)
+            .order_by(EventTableRecord.round, EventTableRecord.table)
+        )
+    )
+    seats = list(
+        db.session.scalars(
+            select(EventSeatRecord).where(EventSeatRecord.event_id == event_id).order_by(EventSeatRecord.table)
+        )
+    )
+    held = StoredEvent(record, rounds, tables, seats)
+    if games:
+        held.games = {stored.id: stored for stored in store.load_games([t.game_id for t in tables])}
+    return held
+
+
+def director_token_matches(held: StoredEvent, token: str | None) -> bool:
+    """Whether `token` is the event's director's token."""
+    return bool(token) and secrets.compare_digest(store.token_hash(token or ""), held.record.director_token_hash)
+
+
+def add_round(held: StoredEvent, seating: events.RoundSeating, games: list[store.Stored], closed: bool) -> None:
+    """Store the next round (its games already stored); `closed`: the round before it was closed by the director
+    (its unfinished tables end as they stand). EditConflict when another start of the same round came first."""
+    if closed and held.rounds:
+        held.rounds[-1].closed = True
+    try:
+        round_record, tables = _add_round(held.record, seating, games)
+        _touch(held.record)
+        db.session.commit()
+    except IntegrityError as error:  # the same round started at the same moment elsewhere
+        db.session.rollback()
+        raise store.EditConflict("round already started") from error
+    held.rounds.append(round_record)
+    held.tables.extend(tables)
+    held.games.update({g.id: g for g in games})
+
+
+def save_event(held: StoredEvent, event: events.Event) -> None:
+    """Keep the event's document as changed (a late pair), and its revision raised; a seat for a new table."""
+    held.record.document = events.event_json(event)
+    for table in range(len(held.seats), event.tables):
+        seat = EventSeatRecord(event_id=held.id, table=table, room_code=_new_code())
+        db.session.add(seat)
+        held.seats.append(seat)
+    _touch(held.record)
+    db.session.commit()
+
+
+def confirm(held: StoredEvent, table: EventTableRecord, by: str) -> None:
+    """The table's result confirmed, as of its game's version now (any later change clears it)."""
+    stored = held.games[table.game_id]
+    table.confirmed_version = stored.record.version
+    table.confirmed_by = by
+    table.confirmed_at = datetime.now(UTC)
+    _touch(held.record)
+    db.session.commit()
+
+
+def record_correction(
+    held: StoredEvent, table: EventTableRecord, hand: int, who: str, before: list | None, after: list | None
+) -> None:
+    """A hand of a table's game changed after it was saved: who, when, the hand and its entries before and after.
+    The confirmation is cleared by the change itself (the game's version moved on)."""
+    db.session.add(
+        EventCorrection(
+            event_id=held.id, round=table.round, table=table.table, hand=hand, who=who, before=before, after=after
+        )
+    )
+    _touch(held.record)
+    db.session.commit()
+
+
+def corrections(event_id: str) -> list[EventCorrection]:
+    """Every correction recorded for the event, oldest first."""
+    return list(
+        db.session.scalars(
+            select(EventCorrection).where(EventCorrection.event_id == event_id).order_by(EventCorrection.id)
+        )
+    )
+
+
+def claim_seat(held: StoredEvent, table: int, device: str) -> bool:
+    """Whether this device keeps the score of table `table`: the first device to open the table's card claims it
+    (one statement: only while nobody has); another device watches."""
+    seat = held.seat(table)
+    if seat is None:
+        return False
+    if seat.keeper_device is None:
+        db.session.execute(
+            EventSeatRecord.__table__.update()
+            .where(
+                EventSeatRecord.event_id == held.id,
+                EventSeatRecord.table == table,
+                EventSeatRecord.keeper_device.is_(None),
+            )
+            .values(keeper_device=device)
+        )
+        db.session.commit()
+        db.session.refresh(seat)
+    return seat.keeper_device == device
+
+
+def keepers(held: StoredEvent) -> dict[int, str]:
+    """The device keeping each table's score, by table."""
+    return {seat.table: seat.keeper_device for seat in held.seats if seat.keeper_device}
+
+
+# --- Looking up, cheaply -------------------------------------------------------------------------------------
+
+_GAMES_VERSIONS = (
+    select(func.coalesce(func.sum(GameRecord.version), 0))
+    .select_from(EventTableRecord)
+    .join(GameRecord, GameRecord.id == EventTableRecord.game_id)
+    .where(EventTableRecord.event_id == bindparam("event_id"))
+    .scalar_subquery()
+)
+_REVISION = select(EventRecord.version + _GAMES_VERSIONS).where(EventRecord.id == bindparam("event_id"))
+
+
+def event_revision(event_id: str) -> int | None:
+    """The event's revision in one statement (no game loaded, nothing scored), or None if there is no event."""
+    if not store.GAME_ID.fullmatch(event_id):
+        return None
+    return db.session.execute(_REVISION, {"event_id": event_id}).scalar()
+
+
+@dataclass(frozen=True)
+class GameSeat:
+    """Where a game sits in an event: the event, the round, the table, its pairs, and whether it is the round
+    being played (a game of an earlier round is still corrected and confirmed, its table has moved on)."""
+
+    event_id: str
+    event_name: str
+    round: int
+    table: int
+    pairs: tuple[int, int]
+    pair_names: tuple[str, str]
+    confirmed_version: int | None
+    confirmed_by: str | None
+
+
+def seat_of_game(game_id: str) -> GameSeat | None:
+    """The event, round and table a game is played at, or None for a game of no event (one indexed look-up)."""
+    row = db.session.execute(
+        select(EventTableRecord, EventRecord.document)
+        .join(EventRecord, EventRecord.id == EventTableRecord.event_id)
+        .where(EventTableRecord.game_id == game_id)
+    ).first()
+    if row is None:
+        return None
+    table, doc = row
+    names = (doc["pairs"][table.pairs[0]]["name"], doc["pairs"][table.pairs[1]]["name"])
+    return GameSeat(
+        table.event_id,
+        doc["name"],
+        table.round,
+        table.table,
+        (table.pairs[0], table.pairs[1]),
+        names,
+        table.confirmed_version,
+        table.confirmed_by,
+    )
+
+
+def place_of_room_code(code: str) -> tuple[str, int | None] | None:
+    """What a room code names besides a game: an event's wall screen (event id, None), or a table's card (event
+    id, table); None if neither."""
+    event_id = db.session.execute(select(EventRecord.id).where(EventRecord.room_code == code)).scalar()
+    if event_id is not None:
+        return event_id, None
+    seat = db.session.execute(
+        select(EventSeatRecord.event_id, EventSeatRecord.table).where(EventSeatRecord.room_code == code)
+    ).first()
+    return (seat[0], seat[1]) if seat is not None else None
+
+
+def note_change(stored: store.Stored, position: int, before: list, device: str | None) -> None:
+    """A saved hand of a game changed (service.py calls this after every correction, deletion, Undo or Redo of a
+    hand): when the game is a club night's table, the change is recorded, said to be the director's when the
+    director's phone made it, else the table's scorekeeper's. One indexed look-up for a game of no event."""
+    row = db.session.execute(
+        select(EventTableRecord, EventRecord)
+        .join(EventRecord, EventRecord.id == EventTableRecord.event_id)
+        .where(EventTableRecord.game_id == stored.id)
+    ).first()
+    if row is None:
+        return
+    table, record = row
+    who = "director" if device is not None and device == record.director_device else "scorekeeper"
+    after = stored.hand_entries[position] if position < stored.hand_count else None
+    db.session.add(
+        EventCorrection(
+            event_id=record.id, round=table.round, table=table.table, hand=position, who=who, before=before, after=after
+        )
+    )
+    _touch(record)
+    db.session.commit()

@@ -1,0 +1,369 @@
+"""The club nights' pages (docs/events.md): the director's (create an event on a phone, every table at a glance,
+start the next round, a late pair, confirm), the table cards (a QR code and room code each; the card follows its
+table from round to round), the wall screen (standings, the round's tables, the clock; a poll every 2 s answered
+304 while nothing changed), and Confirm on a finished table's scoreboard for the other pair."""
+
+from __future__ import annotations
+
+import functools
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, flash, make_response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from . import delivery, document, event_service, event_store, events, rights, store
+from .rules import RuleError
+from .web import render
+
+bp = Blueprint("events_web", __name__, url_prefix="/events")
+
+# As the scoreboard's poll (share.POLL_SECONDS): a save shows on the wall within this and one answer's time.
+POLL_SECONDS = 2
+PAIR_ROWS = 12  # rows of the new-event form; a club with more pairs adds them through the API
+NO_EVENT = "There is no club night at this address. Check the link, or ask the director."
+
+
+def _load(event_id: str, games: bool = True) -> event_store.StoredEvent:
+    try:
+        return event_store.load_event(event_id, games)
+    except event_store.EventNotFound:
+        abort(404, NO_EVENT)
+
+
+def _is_director(held: event_store.StoredEvent) -> bool:
+    device = rights.device_hash(create=False)
+    return device is not None and device == held.record.director_device
+
+
+def _director_or_403(held: event_store.StoredEvent) -> None:
+    if not _is_director(held):
+        abort(403, "Only the director's phone (the one that created this club night) can do that.")
+
+
+# --- Creating an event on a phone --------------------------------------------------------------------------
+
+
+def recent_names() -> list[str]:
+    """Pair and player names from this phone's recent games, for the new event's fields to offer."""
+    names: dict[str, None] = {}
+    for row in rights.kept_games()[:40]:
+        for side in row.sides or []:
+            names.update(dict.fromkeys([side.get("name", ""), *side.get("players", [])]))
+    return sorted(name for name in names if name)
+
+
+def _number(text: str) -> Any:
+    text = text.strip()
+    return int(text) if text.isdigit() else (text or None)
+
+
+def form_document(form: Any) -> dict[str, Any]:
+    """The event document the new-event form describes (the pure package checks it)."""
+    pairs = []
+    for i in range(PAIR_ROWS):
+        name = form.get(f"pair-{i}-name", "").strip()
+        players = [p.strip() for p in (form.get(f"pair-{i}-p1", ""), form.get(f"pair-{i}-p2", "")) if p.strip()]
+        if name or players:
+            pairs.append({"name": name, "players": players})
+    game_rules: dict[str, Any] = {"preset": form.get("preset", "modern")}
+    target = _number(form.get("target", ""))
+    if target is not None:
+        game_rules["target"] = target
+    hands = _number(form.get("hands_per_game", ""))
+    if hands is not None:
+        game_rules["hands_per_game"] = hands
+        counts = form.get("minimum_counts_by_hand", "").replace(",", " ").replace("/", " ").split()
+        if counts:
+            game_rules["minimum_counts_by_hand"] = [_number(count) for count in counts]
+    return {
+        "format": events.FORMAT,
+        "version": events.VERSION,
+        "name": form.get("name", ""),
+        "rules": game_rules,
+        "pairs": pairs,
+        "movement": form.get("movement", "mitchell"),
+        "rounds": _number(form.get("rounds", "")),
+        "round_minutes": _number(form.get("round_minutes", "")),
+        "scoring": form.get("scoring", "match_points"),
+        "bye": form.get("bye", "average"),
+    }
+
+
+def _problem_words(error: RuleError) -> list[str]:
+    """Each problem in words, naming the pair row where it lies (pairs.2.name: "Pair 3: ...")."""
+    return [
+        (f"Pair {p.path[1] + 1}: " if len(p.path) > 1 and p.path[0] == "pairs" else "") + p.message
+        for p in error.problems
+    ]
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_event() -> ResponseReturnValue:
+    """The new-event form; on Start, the event and its first round, then the director's page."""
+    form = request.form if request.method == "POST" else {}
+    problems: list[str] = []
+    if request.method == "POST":
+        try:
+            held, _token, _started = event_service.create_event(form_document(form), rights.device_hash())
+        except RuleError as error:
+            problems = _problem_words(error)
+        except document.FormatError as error:
+            problems = [str(error)]
+        else:
+            return redirect(url_for("events_web.director", event_id=held.id), 303)
+    return render(
+        "events/new.html",
+        status=422 if problems else 200,
+        form=form,
+        problems=problems,
+        pair_rows=PAIR_ROWS,
+        names=recent_names(),
+    )
+
+
+# --- The director's page --------------------------------------------------------------------------------------
+
+
+def table_lines(held: event_store.StoredEvent, round: int) -> list[dict[str, Any]]:
+    """Each table of a round as the pages show it: pairs' names, hands played, state, points, its game."""
+    event = held.event
+    results = held.results()
+    result = results[round] if round < len(results) else None
+    lines = []
+    for table in result.tables if result else ():
+        first, second = (event.pairs[p] for p in table.pairs)
+        state = "confirmed" if table.confirmed else ("finished" if table.finished else "provisional")
+        lines.append(
+            {
+                "table": table.table,
+                "names": (first.name, second.name),
+                "hands": table.hands,
+                "of": event.hands_per_game,
+                "state": state,
+                "points": table.points,
+                "game": table.game,
+                "round": round,
+            }
+        )
+    return lines
+
+
+def clock(held: event_store.StoredEvent) -> dict[str, Any] | None:
+    """The round's countdown: when it ends and the whole minutes left (0 once the time is up)."""
+    minutes = held.event.round_minutes
+    if not minutes or not held.rounds:
+        return None
+    ends = store.utc(held.rounds[-1].started_at) + timedelta(minutes=minutes)
+    left = max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
+    return {"ends": ends, "left": left, "minutes": minutes}
+
+
+def event_context(held: event_store.StoredEvent) -> dict[str, Any]:
+    """What the director's page and the wall screen show."""
+    doc = held.document()
+    round = len(held.rounds) - 1
+    bye = held.rounds[-1].bye if held.rounds else None
+    return {
+        "held": held,
+        "doc": doc,
+        "pairs": doc["pairs"],
+        "standings": doc["standings"],
+        "round": round,
+        "tables": table_lines(held, round),
+        "bye_name": doc["pairs"][bye]["name"] if bye is not None and bye < len(doc["pairs"]) else None,
+        "clock": clock(held),
+        "finished": doc["status"] == "finished",
+    }
+
+
+@bp.get("/<event_id>/director")
+def director(event_id: str) -> ResponseReturnValue:
+    """The director's page: every table's state, the next round, a late pair, the cards, the results."""
+    held = _load(event_id)
+    return render(
+        "events/director.html",
+        is_director=_is_director(held),
+        corrections=event_store.corrections(event_id),
+        late_pair_open=len(held.event.pairs) % 2 == 1 and len(held.rounds) < held.event.rounds,
+        **event_context(held),
+    )
+
+
+@bp.post("/<event_id>/rounds")
+def start_round(event_id: str) -> ResponseReturnValue:
+    """Start the next round from the director's page (refused in words while a table plays, unless closed)."""
+    held = _load(event_id)
+    _director_or_403(held)
+    try:
+        event_service.start_round(held, close=request.form.get("close") == "yes")
+    except events.EventConflict as error:
+        flash(str(error), "error")
+    except store.EditConflict:
+        flash("The round was started at the same moment on another phone.", "error")
+    else:
+        flash(f"Round {len(held.rounds)} started.", "success")
+    return redirect(url_for("events_web.director", event_id=event_id), 303)
+
+
+@bp.post("/<event_id>/pairs")
+def add_late_pair(event_id: str) -> ResponseReturnValue:
+    """A late pair from the director's page."""
+    held = _load(event_id)
+    _director_or_403(held)
+    players = [p.strip() for p in (request.form.get("p1", ""), request.form.get("p2", "")) if p.strip()]
+    try:
+        event_service.add_late_pair(held, {"name": request.form.get("name", "").strip(), "players": players})
+    except events.EventConflict as error:
+        flash(str(error), "error")
+    except RuleError as error:
+        flash(" ".join(p.message for p in error.problems), "error")
+    else:
+        flash(f"{held.event.pairs[-1].name} joins from the next round.", "success")
+    return redirect(url_for("events_web.director", event_id=event_id), 303)
+
+
+@bp.post("/<event_id>/rounds/<int:round>/tables/<int:table>/confirm")
+def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
+    """Confirm a finished table: the director, or a phone of the other pair (one that does not keep its score)."""
+    held = _load(event_id)
+    try:
+        seated = event_service.table_of(held, round, table)
+    except LookupError as error:
+        abort(404, str(error))
+    stored = held.games[seated.game_id]
+    by = "director" if _is_director(held) else "pair"
+    if by == "pair" and rights.can_edit(stored):
+        abort(403, "The other pair confirms the result, on a phone of theirs: this phone keeps the table's score.")
+    problem = None
+    try:
+        event_service.confirm(held, seated, by)
+    except event_service.NotFinished as error:
+        problem = str(error)
+    if request.form.get("back") != "scoreboard":
+        if problem:
+            flash(problem, "error")
+        return redirect(url_for("events_web.director", event_id=event_id), 303)
+    names = tuple(held.event.pairs[p].name for p in seated.pairs)
+    return render(
+        "events/confirmed.html",
+        status=409 if problem else 200,
+        problem=problem,
+        table=table,
+        names=names,
+        points=stored.score.totals,
+        game_id=stored.id,
+        event_id=event_id,
+    )
+
+
+# --- The table cards -----------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)
+def _qr(link: str) -> str:
+    svg = segno.make(link, error="m").svg_inline(
+        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
+    )
+    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the table\'s link" ', 1)
+
+
+@bp.app_template_global()
+def table_qr(event_id: str, table: int) -> Markup:
+    """The QR code of a table's card: the table's own link, which leads to its current game."""
+    return Markup(_qr(url_for("events_web.table", event_id=event_id, table=table, _external=True)))
+
+
+@bp.get("/<event_id>/cards")
+def cards(event_id: str) -> ResponseReturnValue:
+    """One card per table, to print or show: its number, QR code and room code."""
+    held = _load(event_id, games=False)
+    return render("events/cards.html", held=held, event=held.event)
+
+
+@bp.get("/<event_id>/tables/<int:table>")
+def table(event_id: str, table: int) -> ResponseReturnValue:
+    """A table's card, scanned: the first phone keeps the table's score (its current game's scoresheet, and the
+    next round's game when it starts); the director's phone goes to the scoresheet too; any other watches."""
+    held = _load(event_id)
+    if held.seat(table) is None:
+        abort(404, f"This club night has no table {table + 1}.")
+    current = held.current_table(table)
+    if current is None or current.game_id not in held.games:
+        return render("events/table_waits.html", held=held, table=table, event=held.event)
+    stored = held.games[current.game_id]
+    device = rights.device_hash()
+    if _is_director(held) or event_store.claim_seat(held, table, device):
+        if not rights.can_edit(stored):
+            rights.grant(stored, rights.LINK, device)
+        return redirect(url_for("games.show", game_id=stored.id), 303)
+    return redirect(url_for("share.scoreboard", game_id=stored.id), 303)
+
+
+# --- The wall screen -----------------------------------------------------------------------------------------
+
+
+def wall_tag(event_id: str, revision: int, held_clock: dict | None) -> str:
+    """The wall's ETag: the event's revision, and the minute of its clock (the countdown moves once a minute)."""
+    minute = held_clock["left"] if held_clock else ""
+    return f"{event_id}-{revision}-{minute}"
+
+
+def _clock_only(event_id: str) -> dict | None:
+    """The clock's minute without loading the games (the poll's 304 needs no more)."""
+    held = _load(event_id, games=False)
+    return clock(held)
+
+
+@bp.get("/<event_id>")
+def wall(event_id: str) -> ResponseReturnValue:
+    """The wall screen: standings and the round's tables, the clock; it asks for changes every 2 s."""
+    held = _load(event_id)
+    context = event_context(held)
+    tag = wall_tag(event_id, held.revision, context["clock"])
+    return render(
+        "events/wall.html",
+        poll_seconds=POLL_SECONDS,
+        poll_headers={"If-None-Match": f'W/"{tag}"'},
+        **context,
+    )
+
+
+@bp.get("/<event_id>/live")
+def wall_live(event_id: str) -> ResponseReturnValue:
+    """What an open wall screen asks every POLL_SECONDS: 304 while nothing changed (one small statement, nothing
+    scored), else the standings and tables to swap in."""
+    revision = event_store.event_revision(event_id)
+    if revision is None:
+        abort(404, NO_EVENT)
+    held = _load(event_id, games=False)
+    tag = wall_tag(event_id, revision, clock(held))
+    if request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+        response.set_etag(tag, weak=True)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    held = _load(event_id)
+    context = event_context(held)
+    tag = wall_tag(event_id, held.revision, context["clock"])
+    response = make_response(
+        render(
+            "events/wall.html",
+            "board",
+            poll_seconds=POLL_SECONDS,
+            poll_headers={"If-None-Match": f'W/"{tag}"'},
+            **context,
+        )
+    )
+    return delivery.tagged(response, tag, vary=())
+
+
+# --- Confirm on a table's scoreboard -------------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def event_seat(game_id: str) -> event_store.GameSeat | None:
+    """Where a game sits in a club night (None for a game of no event): the scoreboard's Confirm reads it."""
+    return event_store.seat_of_game(game_id)
