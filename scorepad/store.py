@@ -960,12 +960,13 @@ def mark_rematch(stored: Stored, rematch_id: str) -> str:
     kept figures stay); the scoreboard's poll finds it with the revision (scoreboard_revision)."""
     table = GameRecord.__table__
     seen = table.c.rematch_id.is_not_distinct_from(stored.seen[1])  # none, or one deleted since
-    marked = db.session.execute(
-        table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id)
-    ).rowcount
-    leads_to = rematch_id if marked else db.session.scalar(db.select(table.c.rematch_id).where(table.c.id == stored.id))
+    marked = db.session.scalar(
+        table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id).returning(table.c.id)
+    )
+    now = db.select(table.c.rematch_id).where(table.c.id == stored.id)
+    first = None if marked is not None else db.session.scalar(now)  # another phone's, noted first
     db.session.commit()
-    return leads_to or rematch_id
+    return first or rematch_id
 
 
 def delete_game(stored: Stored) -> None:
