@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from sqlalchemy import JSON, CursorResult, bindparam, func, type_coerce
+from sqlalchemy import JSON, bindparam, func, type_coerce
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
@@ -962,11 +962,13 @@ def mark_rematch(stored: Stored, rematch_id: str) -> str:
     kept figures stay); the scoreboard's poll finds it with the revision (scoreboard_revision)."""
     table = GameRecord.__table__
     seen = table.c.rematch_id.is_not_distinct_from(stored.seen[1])  # none, or one deleted since
-    result = db.session.execute(table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id))
-    marked = cast(CursorResult[Any], result).rowcount  # an UPDATE's result: how many rows it changed
-    leads_to = rematch_id if marked else db.session.scalar(db.select(table.c.rematch_id).where(table.c.id == stored.id))
+    marked = db.session.scalar(
+        table.update().where(table.c.id == stored.id, seen).values(rematch_id=rematch_id).returning(table.c.id)
+    )
+    now = db.select(table.c.rematch_id).where(table.c.id == stored.id)
+    first = None if marked is not None else db.session.scalar(now)  # another phone's, noted first
     db.session.commit()
-    return leads_to or rematch_id
+    return first or rematch_id
 
 
 def delete_game(stored: Stored) -> None:
