@@ -1,7 +1,7 @@
 // The hand page (games/hand.html): drafts kept on the phone, Cancel, Save and what became of it; the hand's figures
 // worked out on the phone as each entry is made (rules.js); and with no answer to Save in time, the hand kept on the
 // phone to be sent later (docs/architecture.md, "Hands entered offline").
-import { $, $$, byId, copyOf, inside, isHandForm, newId, now, on } from "./dom.js";
+import { $, $$, byId, copyOf, el, inside, isHandForm, newId, now, on } from "./dom.js";
 import { checkHand, scoreGame, scoreOneHand } from "./rules.js";
 import { KEPT } from "./status.js";
 import {
@@ -156,7 +156,7 @@ export function handFormShowsPlace(game, items) {
   return basis.then(({ doc, position }) => {
     if (!mine.length || stored) return;
     const number = position + 1;
-    const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
+    const heading = $(".hand-head :is(h1, h2)"), label = $(".save-label", form), info = $(".hand-info");
     if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not sent yet)";
     if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
     const score = scoreGame(doc);
@@ -200,6 +200,18 @@ async function keepHand(form, game, key) {
   location.assign(game.showUrl + KEPT);  // the copy on the phone, at once: the server may be slow to answer
   return true;
 }
+
+// The next hand's form on the scoresheet (games/show.html): Save with nothing entered stores nothing and stays on the
+// sheet, saying so beside Save (its words: data-blank). A second tap of the Save just used lands here at worst.
+on("submit", (event) => {
+  const form = event.target, game = pageGame(), blank = form.dataset?.blank;
+  if (!isHandForm(form) || !blank || !game || event.submitter?.getAttribute("formaction")) return;
+  const read = readForm(form, game.doc, game.position ?? 0);
+  if (read.problems.length || read.hand.sides.some((entry) => Object.keys(entry).length)) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  byId("preview")?.replaceChildren(el("p", { class: "preview-problem" }, blank));
+}, true);
 
 // With hands already waiting (or a waiting hand open), Save keeps the hand in the queue behind them
 // at once: sent straight to the server it would be stored before them.

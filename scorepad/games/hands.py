@@ -59,6 +59,41 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
     return hand, data
 
 
+def _form_context(
+    stored: store.Stored, form: HandForm, position: int, preview: rules.HandScore | None = None, ending: str = ""
+) -> dict[str, Any]:
+    """What the hand form (templates/games/_hand_form.html) shows, on its own page or on the scoresheet."""
+    editing = position < len(stored.game.hands)
+    if editing:
+        action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
+        preview_url = url_for("games.preview_edit", game_id=stored.id, number=position + 1)
+    else:
+        action = url_for("games.create_hand", game_id=stored.id)
+        preview_url = url_for("games.preview_new", game_id=stored.id)
+    table = stored.game.table
+    return {
+        "stored": stored,
+        "form": form,
+        "hand_number": position + 1,
+        "editing": editing,
+        "action": action,
+        "preview_url": preview_url,
+        "preview": preview,
+        "preset": rules.PRESETS[stored.game.rules.preset],
+        "game_rules": stored.game.rules,
+        "table": table,
+        "cutter_name": table.player_of_seat(table.cutter(position)),
+        "card_grid": CARD_GRID,
+        "ending": ending,
+    }
+
+
+def next_hand_form(stored: store.Stored) -> dict[str, Any]:
+    """The next hand's form as the scoresheet shows it (games/show.html): Save lands on the sheet with it ready."""
+    position = stored.hand_count
+    return _form_context(stored, _hand_form(stored, position), position)
+
+
 def _hand_page(
     stored: store.Stored,
     form: HandForm,
@@ -68,35 +103,18 @@ def _hand_page(
     block: str | None = None,
     ending: str = "",
 ) -> ResponseReturnValue:
-    editing = position < len(stored.game.hands)
-    if editing:
-        action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
-        preview_url = url_for("games.preview_edit", game_id=stored.id, number=position + 1)
-    else:
-        action = url_for("games.create_hand", game_id=stored.id)
-        preview_url = url_for("games.preview_new", game_id=stored.id)
     table = stored.game.table
     before = _totals_before(stored, position)
+    # The preview's fragment is the form's own block; the page around it only for a whole page.
+    fragment = bool(block and request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
     return render(
-        "games/hand.html",
+        "games/_hand_form.html" if fragment else "games/hand.html",
         block,
         status,
-        stored=stored,
-        form=form,
-        hand_number=position + 1,
-        editing=editing,
-        action=action,
-        preview_url=preview_url,
-        preview=preview,
-        preset=rules.PRESETS[stored.game.rules.preset],
-        game_rules=stored.game.rules,
-        table=table,
         dealer_name=table.player_of_seat(table.dealer(position)),
-        cutter_name=table.player_of_seat(table.cutter(position)),
         minimum_counts=[rules.minimum_count(stored.game.rules, t) for t in before],
         totals_before=before,
-        card_grid=CARD_GRID,
-        ending=ending,
+        **_form_context(stored, form, position, preview, ending),
     )
 
 
