@@ -2,7 +2,7 @@
 // worked out on the phone as each entry is made (rules.js); and with no answer to Save in time, the hand kept on the
 // phone to be sent later (docs/architecture.md, "Hands entered offline").
 import { $, $$, byId, copyOf, el, inside, isHandForm, newId, now, on } from "./dom.js";
-import { checkHand, scoreGame, scoreOneHand } from "./rules.js";
+import { checkHand, scoreGame, scoreOneHand, signed } from "./rules.js";
 import { KEPT } from "./status.js";
 import {
   freshest, isConflict, newItem, notConflicts, pageGame, playerOfSeat, putItem, queuedFor, withHands,
@@ -260,13 +260,49 @@ function figuresOnThePhone(form) {
     const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
     const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
     showProblems(form, problems, true);
-    const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, totals).sides;
-    doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides ? [copyOf("offline-side-figures")] : []));
+    // A problem on some sides: the others' figures stay, scored with those sides left empty (as the server's preview).
+    const aside = blank ? null : sidesInQuestion(doc, problems, read.hand);
+    const hand = aside && { sides: read.hand.sides.map((entry, s) => (aside.has(s) ? {} : entry)) };
+    const sides = hand && scoreOneHand(doc, hand, position, totals).sides;
+    doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides && !aside.has(s) ? [copyOf("offline-side-figures")] : []));
     if (sides) {
       byId("preview").replaceChildren(copyOf("offline-preview"));
       fillFigures(form, sides);
+      for (const s of aside) $(`#preview tr[data-side='${s}']`)?.replaceChildren(...[$("th", $(`#preview tr[data-side='${s}']`)), copyOf("offline-side-problem")]);
     }
+    sayTheEnd(doc, !problems.length && !blank && position === doc.hands.length && read.hand);
   });
+}
+// The sides a problem is marked on (a Set), when another side's figures can be told: none when a problem is with the
+// whole hand or on every side, when no other side has anything entered yet, or in a wipeout game (one side's special
+// hand zeroes the others).
+function sidesInQuestion(doc, problems, hand) {
+  const aside = new Set();
+  for (const problem of problems) {
+    for (const field of problem.involves?.length ? problem.involves : [problem.field]) {
+      const side = /^sides\.(\d+)\./.exec(field || "");
+      if (!side) return null;
+      aside.add(+side[1]);
+    }
+  }
+  const told = hand.sides.some((entry, s) => !aside.has(s) && Object.keys(entry).length);
+  return told && !(aside.size && doc.rules?.wipeout) ? aside : null;
+}
+// "This hand ends the game: Us win 8,620 to 7,155." when the next hand `hand` ends it (the server's words, on
+// #hand-ends-game's data-win and data-share); nothing otherwise.
+function sayTheEnd(doc, hand) {
+  const line = byId("hand-ends-game");
+  if (!line) return;
+  const score = hand && scoreGame({ ...doc, hands: [...doc.hands, hand] });
+  if (!score || score.status !== "finished") {
+    line.textContent = "";
+    return;
+  }
+  const winners = score.winners, names = (list) => list.map((s) => doc.sides[s].name).join(" and ");
+  const others = score.totals.map((t, s) => s).filter((s) => !winners.includes(s));
+  const words = (others.length ? line.dataset.win : line.dataset.share).replace("{won}", names(winners))
+    .replace("{figure}", signed(score.totals[winners[0]])).replace("{others}", others.map((s) => signed(score.totals[s])).join(" and "));
+  line.textContent = words;
 }
 for (const type of ["input", "change"]) {
   on(type, (event) => {

@@ -1,6 +1,7 @@
 """A thumb never skips, and Undo is for the change just made (issue #15), at a phone's 390×844.
 
-Save sits at the bottom of the hand form; the scoresheet that follows has the next hand's form, its Save in the same place.
+Save sits at the bottom of the hand form; the scoresheet that follows has the next hand's form, its Save in the
+same place.
 For a moment after a change, nothing on that page takes a tap (games.show's `settling`, scorepad.css). A
 loaded machine cannot promise to tap within a real second, so the tests that tap where Save was slow the
 page's animations a hundredfold through the DevTools protocol first (the moment then lasts 100 s) and ask
