@@ -90,8 +90,9 @@ on("htmx:afterRequest", (event) => {
 on("htmx:afterSettle", () => {
   // A form that came back (refused, or the game changed meanwhile) may carry a new version:
   // its entries are the draft now.
+  // (Not the next hand's empty form on the sheet a Save landed on: nothing typed there yet.)
   const form = $("form.hand-form");
-  if (form) {
+  if (form && !form.closest("#next-hand")) {
     forgetDrafts(form.getAttribute("action"));
     keepDraft(form);
   }

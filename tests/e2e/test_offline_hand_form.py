@@ -129,8 +129,9 @@ def test_the_offline_hand_forms_labels_are_the_rules_own(page, live_server):
         const inputs = fields.querySelectorAll('[id^="s0-"]:is(input, select), #perfect_cut');
         return Object.fromEntries([...inputs].map((input) => {
             const label = fields.querySelector(`[for="${input.id}"]`);
-            const text = (label.querySelector('.switch-label') || label).firstChild.textContent;
-            return [input.id.replace(/^s0-/, ''), text.trim()];
+            const words = (label.querySelector('.switch-label') || label).cloneNode(true);
+            words.querySelectorAll('small').forEach((hint) => hint.remove());  // what it is worth, filled in
+            return [input.id.replace(/^s0-/, ''), words.textContent.trim()];
         }));
     }""")
     offered = [name for name in rules.FIELD_LABELS if name not in ("reported_base", "cards")]
