@@ -481,6 +481,10 @@ class HandForm:
             places.append("Perfect cut")
         return [f"Check the entries marked in red below ({'; '.join(places)})."]
 
+    def in_question(self, side_index: int) -> bool:
+        """Whether a problem is marked on this side's entries (its figures can't be told until it is fixed)."""
+        return any(field.errors for field in self.sides[side_index])
+
     @property
     def has_errors(self) -> bool:
         """Whether anything on the form has a problem."""

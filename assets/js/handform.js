@@ -100,6 +100,9 @@ export function fillForm(form, hand) {
       else if (input.dataset.sign) {
         setField(form, input.name + "_sign", value < 0 ? "-" : "+");
         input.value = String(Math.abs(value));
+      } else if ($(`[name='${input.name}_pick'][value='${value}']`, form)) {  // a usual count: its choice in the row
+        setField(form, input.name + "_pick", String(value));
+        input.value = "";
       } else setField(form, input.name, String(value));
     }
   });

@@ -1,8 +1,8 @@
 // The hand page (games/hand.html): drafts kept on the phone, Cancel, Save and what became of it; the hand's figures
 // worked out on the phone as each entry is made (rules.js); and with no answer to Save in time, the hand kept on the
 // phone to be sent later (docs/architecture.md, "Hands entered offline").
-import { $, $$, byId, copyOf, inside, isHandForm, newId, now, on } from "./dom.js";
-import { checkHand, scoreGame, scoreOneHand } from "./rules.js";
+import { $, $$, byId, copyOf, el, inside, isHandForm, newId, now, on } from "./dom.js";
+import { checkHand, scoreGame, scoreOneHand, signed } from "./rules.js";
 import { KEPT } from "./status.js";
 import {
   freshest, isConflict, newItem, notConflicts, pageGame, playerOfSeat, putItem, queuedFor, withHands,
@@ -90,8 +90,9 @@ on("htmx:afterRequest", (event) => {
 on("htmx:afterSettle", () => {
   // A form that came back (refused, or the game changed meanwhile) may carry a new version:
   // its entries are the draft now.
+  // (Not the next hand's empty form on the sheet a Save landed on: nothing typed there yet.)
   const form = $("form.hand-form");
-  if (form) {
+  if (form && !form.closest("#next-hand")) {
     forgetDrafts(form.getAttribute("action"));
     keepDraft(form);
   }
@@ -156,7 +157,7 @@ export function handFormShowsPlace(game, items) {
   return basis.then(({ doc, position }) => {
     if (!mine.length || stored) return;
     const number = position + 1;
-    const heading = $(".hand-head h1"), label = $(".save-label", form), info = $(".hand-info");
+    const heading = $(".hand-head :is(h1, h2)"), label = $(".save-label", form), info = $(".hand-info");
     if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not sent yet)";
     if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
     const score = scoreGame(doc);
@@ -200,6 +201,18 @@ async function keepHand(form, game, key) {
   location.assign(game.showUrl + KEPT);  // the copy on the phone, at once: the server may be slow to answer
   return true;
 }
+
+// The next hand's form on the scoresheet (games/show.html): Save with nothing entered stores nothing and stays on the
+// sheet, saying so beside Save (its words: data-blank). A second tap of the Save just used lands here at worst.
+on("submit", (event) => {
+  const form = event.target, game = pageGame(), blank = form.dataset?.blank;
+  if (!isHandForm(form) || !blank || !game || event.submitter?.getAttribute("formaction")) return;
+  const read = readForm(form, game.doc, game.position ?? 0);
+  if (read.problems.length || read.hand.sides.some((entry) => Object.keys(entry).length)) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  byId("preview")?.replaceChildren(el("p", { class: "preview-problem" }, blank));
+}, true);
 
 // With hands already waiting (or a waiting hand open), Save keeps the hand in the queue behind them
 // at once: sent straight to the server it would be stored before them.
@@ -248,13 +261,49 @@ function figuresOnThePhone(form) {
     const blank = read.hand.sides.every((entry) => !Object.keys(entry).length);
     const problems = read.problems.length || blank ? read.problems : checkHand(doc, read.hand, position);
     showProblems(form, problems, true);
-    const sides = !problems.length && !blank && scoreOneHand(doc, read.hand, position, totals).sides;
-    doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides ? [copyOf("offline-side-figures")] : []));
+    // A problem on some sides: the others' figures stay, scored with those sides left empty (as the server's preview).
+    const aside = blank ? null : sidesInQuestion(doc, problems, read.hand);
+    const hand = aside && { sides: read.hand.sides.map((entry, s) => (aside.has(s) ? {} : entry)) };
+    const sides = hand && scoreOneHand(doc, hand, position, totals).sides;
+    doc.sides.forEach((side, s) => byId("side-figures-" + s)?.replaceChildren(...sides && !aside.has(s) ? [copyOf("offline-side-figures")] : []));
     if (sides) {
       byId("preview").replaceChildren(copyOf("offline-preview"));
       fillFigures(form, sides);
+      for (const s of aside) $(`#preview tr[data-side='${s}']`)?.replaceChildren(...[$("th", $(`#preview tr[data-side='${s}']`)), copyOf("offline-side-problem")]);
     }
+    sayTheEnd(doc, !problems.length && !blank && position === doc.hands.length && read.hand);
   });
+}
+// The sides a problem is marked on (a Set), when another side's figures can be told: none when a problem is with the
+// whole hand or on every side, when no other side has anything entered yet, or in a wipeout game (one side's special
+// hand zeroes the others).
+function sidesInQuestion(doc, problems, hand) {
+  const aside = new Set();
+  for (const problem of problems) {
+    for (const field of problem.involves?.length ? problem.involves : [problem.field]) {
+      const side = /^sides\.(\d+)\./.exec(field || "");
+      if (!side) return null;
+      aside.add(+side[1]);
+    }
+  }
+  const told = hand.sides.some((entry, s) => !aside.has(s) && Object.keys(entry).length);
+  return told && !(aside.size && doc.rules?.wipeout) ? aside : null;
+}
+// "This hand ends the game: Us win 8,620 to 7,155." when the next hand `hand` ends it (the server's words, on
+// #hand-ends-game's data-win and data-share); nothing otherwise.
+function sayTheEnd(doc, hand) {
+  const line = byId("hand-ends-game");
+  if (!line) return;
+  const score = hand && scoreGame({ ...doc, hands: [...doc.hands, hand] });
+  if (!score || score.status !== "finished") {
+    line.textContent = "";
+    return;
+  }
+  const winners = score.winners, names = (list) => list.map((s) => doc.sides[s].name).join(" and ");
+  const others = score.totals.map((t, s) => s).filter((s) => !winners.includes(s));
+  const words = (others.length ? line.dataset.win : line.dataset.share).replace("{won}", names(winners))
+    .replace("{figure}", signed(score.totals[winners[0]])).replace("{others}", others.map((s) => signed(score.totals[s])).join(" and "));
+  line.textContent = words;
 }
 for (const type of ["input", "change"]) {
   on(type, (event) => {

@@ -27,6 +27,10 @@ export function showOnScoresheet(game, items) {
     link.hidden = score.status === "finished";
     link.textContent = "Enter hand " + (doc.hands.length + 1);
   }
+  // The next hand's form at the foot of the sheet (games/show.html): its number counts those waiting; none after a finish.
+  $$("a.own-page").forEach((own) => { own.textContent = own.textContent.replace(/\d+/, doc.hands.length + 1); });
+  const next = byId("next-hand");
+  if (next) next.hidden = score.status === "finished";
   if (!sheet) return;
   const data = sheet.dataset;
   if (!data.original) data.original = sheet.innerHTML;  // the server's own figures

@@ -3,7 +3,7 @@
 // page is open and hands wait, and when the service worker relays a Background Sync. The server stores each once
 // (scorepad/sync.py); a hand it can no longer place is kept with the reason, to re-apply, fix or discard. Never dropped.
 // A request that gets no answer is what says the connection is gone, never navigator.onLine.
-import { $, on, keep, servedCopy } from "./dom.js";
+import { $, byId, on, keep, servedCopy } from "./dom.js";
 import { heard, net, say } from "./status.js";
 import {
   allKeptGames, allQueued, deleteItem, isConflict, isLocal, keepGame, notConflicts, pageGame, putGame, putItem,
@@ -166,9 +166,9 @@ export async function refresh() {
     countQueue(items);
     say();
     const game = pageGame();
-    if (!game) await Promise.all([showLocalGame(), listLocalGames()]);
-    else if ($("form.hand-form")) await handFormShowsPlace(game, items);
-    else showOnScoresheet(game, items.filter((i) => i.gameId === game.id));
+    if (!game) return await Promise.all([showLocalGame(), listLocalGames()]);
+    if ($("form.hand-form")) await handFormShowsPlace(game, items);
+    if (byId("scoresheet")) showOnScoresheet(game, items.filter((i) => i.gameId === game.id));  // the next hand's form sits on it
   } catch (e) {
     say();
   }
@@ -197,7 +197,7 @@ export function start() {
     // form, afresh (they change with each hand), asked here: the worker may not have served this very page (its
     // first visit, the visit that took over with a link, or one it took control of while it loaded). (Its rules
     // page is in the page's data-keep: kept once.)
-    if (!$("form.hand-form") && game.handUrl) {
+    if (byId("scoresheet") && game.handUrl) {
       keep(game.handUrl);
       keep(game.showUrl);
     }

@@ -60,6 +60,41 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
     return hand, data
 
 
+def _form_context(
+    stored: store.Stored, form: HandForm, position: int, preview: rules.HandScore | None = None, ending: str = ""
+) -> dict[str, Any]:
+    """What the hand form (templates/games/_hand_form.html) shows, on its own page or on the scoresheet."""
+    editing = position < len(stored.game.hands)
+    if editing:
+        action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
+        preview_url = url_for("games.preview_edit", game_id=stored.id, number=position + 1)
+    else:
+        action = url_for("games.create_hand", game_id=stored.id)
+        preview_url = url_for("games.preview_new", game_id=stored.id)
+    table = stored.game.table
+    return {
+        "stored": stored,
+        "form": form,
+        "hand_number": position + 1,
+        "editing": editing,
+        "action": action,
+        "preview_url": preview_url,
+        "preview": preview,
+        "preset": rules.PRESETS[stored.game.rules.preset],
+        "game_rules": stored.game.rules,
+        "table": table,
+        "cutter_name": table.player_of_seat(table.cutter(position)),
+        "card_grid": CARD_GRID,
+        "ending": ending,
+    }
+
+
+def next_hand_form(stored: store.Stored) -> dict[str, Any]:
+    """The next hand's form as the scoresheet shows it (games/show.html): Save lands on the sheet with it ready."""
+    position = stored.hand_count
+    return _form_context(stored, _hand_form(stored, position), position)
+
+
 def _hand_page(
     stored: store.Stored,
     form: HandForm,
@@ -69,35 +104,18 @@ def _hand_page(
     block: str | None = None,
     ending: str = "",
 ) -> ResponseReturnValue:
-    editing = position < len(stored.game.hands)
-    if editing:
-        action = url_for("games.update_hand", game_id=stored.id, number=position + 1)
-        preview_url = url_for("games.preview_edit", game_id=stored.id, number=position + 1)
-    else:
-        action = url_for("games.create_hand", game_id=stored.id)
-        preview_url = url_for("games.preview_new", game_id=stored.id)
     table = stored.game.table
     before = _totals_before(stored, position)
+    # The preview's fragment is the form's own block; the page around it only for a whole page.
+    fragment = bool(block and request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
     return render(
-        "games/hand.html",
+        "games/_hand_form.html" if fragment else "games/hand.html",
         block,
         status,
-        stored=stored,
-        form=form,
-        hand_number=position + 1,
-        editing=editing,
-        action=action,
-        preview_url=preview_url,
-        preview=preview,
-        preset=rules.PRESETS[stored.game.rules.preset],
-        game_rules=stored.game.rules,
-        table=table,
         dealer_name=table.player_of_seat(table.dealer(position)),
-        cutter_name=table.player_of_seat(table.cutter(position)),
         minimum_counts=[rules.minimum_count(stored.game.rules, t, position) for t in before],
         totals_before=before,
-        card_grid=CARD_GRID,
-        ending=ending,
+        **_form_context(stored, form, position, preview, ending),
     )
 
 
@@ -251,18 +269,43 @@ def create_hand(game_id: str) -> ResponseReturnValue:
     return _save(held.stored, held.stored.hand_count, held)
 
 
+def _sides_with_figures(stored: store.Stored, form: HandForm, position: int) -> rules.HandScore | None:
+    """A hand with a problem on some side: the figures of every other side, which its own entries settle (each side's
+    Base and Count are its own), scored with the sides in question left empty; None when no side's can be told (a
+    problem with the whole hand, every side in question or the others empty, or a wipeout game, where one side's
+    entry zeroes another)."""
+    troubled = [form.in_question(i) for i in range(len(form.sides))]
+    if form.errors or all(troubled) or not any(troubled) or stored.game_rules.wipeout:
+        return None
+    entries = [{} if bad else side.entry_json() for side, bad in zip(form.sides, troubled, strict=True)]
+    if not any(entries):  # nothing entered yet on the other sides: nothing to tell
+        return None
+    if form.perfect_cut.data and not troubled[form.cutter_side]:
+        entries[form.cutter_side]["perfect_cut"] = True
+    try:
+        hand = document.hand_from_json({"sides": entries})
+        score = rules.score_hand(
+            stored.game_rules, stored.table, hand, position, _totals_before(stored, position), check=False
+        )
+    except (RuleError, ValueError, KeyError, TypeError):
+        return None
+    return score
+
+
 def _preview(stored: store.Stored, position: int) -> ResponseReturnValue:
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
-    preview, ending = None, ""
+    preview, ending, partial = None, "", None
     if checked is not None:
         before = _totals_before(stored, position)
         preview = rules.score_hand(stored.game_rules, stored.table, checked[0], position, before, check=False)
         if position == stored.hand_count:  # the next hand (a corrected one is checked to end where the game does)
             ending = _ending(stored, checked[0], preview)
+    elif form.has_errors:
+        partial = _sides_with_figures(stored, form, position)
     # htmx: always 200, the problems travel in the fragment; without JavaScript a refused hand is a 422 page.
     status = 200 if preview is not None or request.htmx else 422
-    return _hand_page(stored, form, position, status, preview=preview, block="preview", ending=ending)
+    return _hand_page(stored, form, position, status, preview=preview or partial, block="preview", ending=ending)
 
 
 @bp.post("/games/<game_id>/hands/preview")

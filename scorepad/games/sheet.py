@@ -9,7 +9,7 @@ from htmx_flask import request
 from .. import delivery, rights, service, store
 from ..rules import RuleError
 from ..web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
-from . import access, bp, settle
+from . import access, bp, hands, settle
 from .undo import offer_for_page, offer_waiting
 
 # --- The scoresheet -----------------------------------------------------------------------
@@ -63,6 +63,7 @@ def show(game_id: str) -> ResponseReturnValue:
             settlement=settle.settlement(stored),
             undo=undo,
             settling=settling,
+            next_hand=_next_hand(stored, editable),
             **scoresheet_context(stored),
         )
 
@@ -102,8 +103,15 @@ def _note_refused(stored: store.Stored, typed: str, message: str) -> ResponseRet
         settling=False,
         note_typed=typed,
         note_error=message,
+        next_hand=_next_hand(stored, True),
         **scoresheet_context(stored),
     )
+
+
+def _next_hand(stored: store.Stored, editable: bool) -> dict | None:
+    """The next hand's form, at the foot of the scorekeeper's sheet (the next row of the paper): Save lands here with
+    it ready, no tap to reach it. None on a finished game or a read-only sheet."""
+    return hands.next_hand_form(stored) if editable and not stored.score.finished else None
 
 
 def _read_whole(game_id: str) -> tuple[rights.Glance, store.Stored] | None:

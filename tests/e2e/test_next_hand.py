@@ -1,0 +1,79 @@
+"""The next hand waits on the scoresheet (issue 17): Save lands on the sheet with the next hand's form ready, and a
+second tap on Save, at once or late, never stores a hand of its own.
+
+Modern preset (docs/rules.md): a natural canasta 500; a side with no canasta counts its cards against it. Us = Ann &
+Cleo, Them = Bea & Dot.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import start_game
+
+MINUS = "\u2212"
+WAIT = 20_000  # ms: a page from the server, on a machine that may be busy
+SCREENS = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+# Us: a natural canasta 500 + Count 120 = 620. Them: no canasta, Count −30: −30.
+FIRST = {"s0-natural_canastas": "1", "s0-count": "120", "s1-count": "-30"}
+
+
+def fill(page: Page, entries: dict[str, str]) -> None:
+    for name, value in entries.items():
+        page.locator(f'[name="{name}"]').fill(value)
+    for name, value in entries.items():
+        expect(page.locator(f'[name="{name}"]')).to_have_value(value, timeout=WAIT)
+
+
+def stored_hands(page: Page, game_url: str) -> list[dict]:
+    return page.request.get(game_url.replace("/games/", "/api/games/")).json()["hands"]
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_save_double_tapped_stores_one_hand_and_a_late_tap_stores_none(page: Page, live_server: str, screen: dict):
+    page.set_viewport_size(screen)
+    start_game(page, live_server)
+    game_url = page.url
+    # The first hand's form is on the sheet already: no "Enter hand" tap.
+    expect(page.get_by_role("heading", name="Hand 1", exact=True)).to_be_visible(timeout=WAIT)
+    fill(page, FIRST)
+    save = page.get_by_role("button", name="Save hand 1")
+    expect(save).to_be_enabled(timeout=WAIT)
+    box = save.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)  # a double tap: the second while Save is busy, or on the sheet that follows
+    expect(page.locator("#hand-1 .cumulative")).to_have_text(["620", f"{MINUS}30"], timeout=WAIT)
+    expect(page.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible(timeout=WAIT)
+    # One hand, exactly as typed: nothing lost, nothing doubled.
+    hands = stored_hands(page, game_url)
+    assert len(hands) == 1
+    assert hands[0]["sides"][0]["natural_canastas"] == 1 and hands[0]["sides"][0]["count"] == 120
+    assert hands[0]["sides"][1]["count"] == -30
+    # The next hand's form is empty and ready, Save in the same place.
+    expect(page.locator('[name="s0-count"]')).to_have_value("", timeout=WAIT)
+    expect(page.locator('[name="s0-natural_canastas_pick"][value="0"]')).to_be_checked(timeout=WAIT)
+    save_next = page.get_by_role("button", name="Save hand 2")
+    # A late tap of Save (once the page took taps again) on the empty form: nothing is stored, and it says so.
+    save_next.tap()
+    expect(page.locator("#preview")).to_contain_text("Nothing entered for hand 2 yet", timeout=WAIT)
+    expect(page.get_by_role("heading", name="Us v Them")).to_be_visible(timeout=WAIT)
+    assert len(stored_hands(page, game_url)) == 1
+    # The next hand goes on from there. Us: no canasta, Count −40: 620 − 40 = 580. Them: a natural canasta 500 + 90 =
+    # 590: −30 + 590 = 560.
+    fill(page, {"s0-count": "-40", "s1-natural_canastas": "1", "s1-count": "90"})
+    page.get_by_role("button", name="Save hand 2").tap()
+    expect(page.locator("#hand-2 .cumulative")).to_have_text(["580", "560"], timeout=WAIT)
+    assert len(stored_hands(page, game_url)) == 2
+
+
+def test_the_sheet_form_keeps_a_draft_across_a_reload(page: Page, live_server: str):
+    """What was typed into the form on the sheet survives a reload of the sheet (the draft kept on the phone)."""
+    start_game(page, live_server)
+    page.locator('[name="s0-count"]').fill("75")
+    page.locator('[name="s0-natural_canastas_pick"][value="2"]').check()
+    page.reload()
+    expect(page.locator('[name="s0-count"]')).to_have_value("75", timeout=WAIT)
+    expect(page.locator('[name="s0-natural_canastas_pick"][value="2"]')).to_be_checked(timeout=WAIT)
