@@ -441,12 +441,17 @@ def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int
     pack, entries = table.pack, hand.sides
     red = sum(e.red_threes + e.red_threes_in_hand for e in entries)
     black = sum(e.black_threes for e in entries)
-    for held, text, names in (
-        (red, "The sides account for {held} red 3s; the pack has only {most}.", ("red_threes", "red_threes_in_hand")),
-        (black, "The sides account for {held} black 3s; the pack has only {most}.", ("black_threes",)),
-    ):
-        if held > pack.threes_of_a_colour:
-            yield Message(text, held=held, most=pack.threes_of_a_colour), _sides_with(entries, *names)
+    most = pack.threes_of_a_colour
+    if red > most:
+        yield (
+            Message("The sides account for {held} red 3s; the pack has only {most}.", held=red, most=most),
+            _sides_with(entries, "red_threes", "red_threes_in_hand"),
+        )
+    if black > most:
+        yield (
+            Message("The sides account for {held} black 3s; the pack has only {most}.", held=black, most=most),
+            _sides_with(entries, "black_threes"),
+        )
     every_three = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
     threes = sum(getattr(e, name) for e in entries for name in every_three)
     if threes > 2 * pack.threes_of_a_colour:
