@@ -14,6 +14,7 @@ from flask import request as plain_request
 from flask_babel import format_date, get_locale, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
+from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import rules, sheet, store
@@ -191,6 +192,27 @@ def translated(message: object) -> object:
     return _IN_THE_LANGUAGE.format(gettext(message.text), **message.values)
 
 
+# The names of the errors a page may show (werkzeug's, in English), said in the page's language (error.html).
+ERROR_NAMES = {
+    400: lazy_gettext("Bad Request"),
+    403: lazy_gettext("Forbidden"),
+    404: lazy_gettext("Not Found"),
+    405: lazy_gettext("Method Not Allowed"),
+    409: lazy_gettext("Conflict"),
+    413: lazy_gettext("Request Entity Too Large"),
+    415: lazy_gettext("Unsupported Media Type"),
+    422: lazy_gettext("Unprocessable Entity"),
+    429: lazy_gettext("Too Many Requests"),
+    500: lazy_gettext("Internal Server Error"),
+}
+
+
+def error_name(code: int | None, name: str) -> str:
+    """An error's name in the page's language: werkzeug's own where we have no translation of it."""
+    known = ERROR_NAMES.get(code or 0)
+    return str(known) if known is not None and code is not None and name == HTTP_STATUS_CODES.get(code) else name
+
+
 def init_app(app: Flask) -> None:
     """Give every template the points filter, the names of special hands and what each side did in a hand; and the
     language: the chooser's address, base.html's <html lang>, and the rules' messages in the page's language."""
@@ -199,6 +221,7 @@ def init_app(app: Flask) -> None:
     app.after_request(vary_by_language)
     app.jinja_env.finalize = translated
     app.add_template_filter(points, "points")
+    app.add_template_global(error_name, "error_name")
     app.add_template_filter(day, "day")
     app.add_template_global(rules.special_hand_name, "special_hand_name")
     app.add_template_global(sheet.hand_marks, "hand_marks")

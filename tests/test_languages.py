@@ -295,7 +295,10 @@ def test_a_page_shows_a_rules_message_in_its_language(client):
 def test_the_404_page_is_in_the_phones_language(client):
     response = client.get("/games/no-such-game", headers={"Accept-Language": "pt-BR"})
     assert response.status_code == 404
-    assert "Não há nenhuma partida neste endereço" in response.get_data(as_text=True)
+    text = response.get_data(as_text=True)
+    assert "<h1>Não encontrado</h1>" in text and "Não há nenhuma partida neste endereço" in text
+    english = client.get("/games/no-such-game", headers=ENGLISH).get_data(as_text=True)
+    assert "<h1>Not Found</h1>" in english and "There is no game at this address" in english
 
 
 def test_the_charts_sentence_is_in_the_pages_language(client):
