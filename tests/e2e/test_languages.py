@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from conftest import no_horizontal_scroll
 from tests.conftest import game_document
 from tests.test_api import EXAMPLE
+
+from conftest import no_horizontal_scroll
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
