@@ -103,15 +103,19 @@ def configure(app: Flask, test_config: dict | None = None) -> None:
 def _register(app: Flask, root: Path) -> None:
     """The extensions and blueprints, then what wraps them: compression and static files, security last."""
     from . import api, delivery, errors, games, history, pwa, rulesets, security, share, sync, web
-    from .extensions import htmx, migrate
+    from .extensions import babel, htmx, migrate
     from .models import db
 
     db.init_app(app)
     errors.init_app(app)
+    # Four languages: the phone's or the one chosen on it (web.pick_language), from translations/ (docs/i18n.md).
+    babel.init_app(app, default_translation_directories=str(root / "translations"), locale_selector=web.pick_language)
     web.init_app(app)
+    import flask_babel
+
     from . import chart
 
-    chart.init_app(app)  # the game's chart and the statistics' bars (templates/_chart.html)
+    chart.init_app(app, flask_babel)  # the game's chart and the statistics' bars (templates/_chart.html)
     migrate.init_app(app, db, directory=str(root / "migrations"))
     htmx.init_app(app)
     for blueprint in (games.bp, share.bp, api.bp, pwa.bp, history.bp, sync.bp, rulesets.bp):

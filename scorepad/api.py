@@ -9,8 +9,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
-from . import delivery, document, service, store
+from . import delivery, document, service, store, web
 from .errors import error_json
 from .rules import RuleError
 
@@ -22,23 +23,32 @@ def require_json_body() -> None:
     """A body sent to the API is JSON, declared so (415 otherwise): a page of another site can post a form as
     text/plain without asking, but not as application/json."""
     if request.method in ("POST", "PUT", "PATCH") and request.mimetype != "application/json":
-        abort(
-            415,
-            "Send the body as JSON, with the header Content-Type: application/json"
-            + (f" (this one was {request.mimetype})." if request.mimetype else "."),
-        )
+        if request.mimetype:
+            abort(
+                415,
+                gettext(
+                    "Send the body as JSON, with the header Content-Type: application/json (this one was %(type)s).",
+                    type=request.mimetype,
+                ),
+            )
+        abort(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
 
 
 @bp.errorhandler(RuleError)
 def rule_error(error: RuleError) -> ResponseReturnValue:
-    """A document or hand the rules refuse: 422 with every problem and its field."""
+    """A document or hand the rules refuse: 422 with every problem and its field, each message in the language of
+    Accept-Language (web.translated; the fields' paths as they are)."""
     current_app.logger.info(
         "Refused %s %s: %s",
         request.method,
         request.path,
         "; ".join(f"{document.field_name(p.path)}: {p.message}" for p in error.problems),
     )
-    return jsonify({"errors": document.errors_json(error)}), 422
+    errors = [
+        {**found, "message": web.translated(problem.message)}
+        for found, problem in zip(document.errors_json(error), error.problems, strict=True)
+    ]
+    return jsonify({"errors": errors}), 422
 
 
 @bp.errorhandler(document.FormatError)
@@ -50,13 +60,13 @@ def format_error(error: document.FormatError) -> ResponseReturnValue:
 @bp.errorhandler(store.GameNotFound)
 def not_found(error: store.GameNotFound) -> ResponseReturnValue:
     """An unknown game: 404."""
-    return error_json(404, "There is no game with that id.")
+    return error_json(404, gettext("There is no game with that id."))
 
 
 @bp.errorhandler(store.GameFinished)
 def finished(error: store.GameFinished) -> ResponseReturnValue:
     """A hand sent to a finished game: 409."""
-    return error_json(409, "This game is over: no more hands can be added.")
+    return error_json(409, gettext("This game is over: no more hands can be added."))
 
 
 @bp.errorhandler(store.EditConflict)
@@ -65,7 +75,7 @@ def conflict(error: store.EditConflict) -> ResponseReturnValue:
     current_app.logger.info("Edit conflict on %s %s", request.method, request.path)
     if request.if_match:  # the game changed between the check of If-Match and the write
         return stale_revision(error)
-    return error_json(409, "The game was changed by someone else at the same moment. Reload it and try again.")
+    return error_json(409, gettext("The game was changed by someone else at the same moment. Reload it and try again."))
 
 
 class StaleRevision(Exception):
@@ -78,8 +88,10 @@ def stale_revision(error: StaleRevision | store.EditConflict) -> ResponseReturnV
     current_app.logger.info("Stale If-Match on %s %s", request.method, request.path)
     return error_json(
         412,
-        "The game has changed since you read it (If-Match names an older revision): nothing was changed. "
-        "Read the game again, then send your change.",
+        gettext(
+            "The game has changed since you read it (If-Match names an older revision): nothing was changed. "
+            "Read the game again, then send your change."
+        ),
     )
 
 
@@ -147,7 +159,7 @@ def _require_token(stored: store.Stored) -> None:
     header = request.headers.get("Authorization", "")
     token = header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     if not store.token_matches(stored, token):
-        abort(403, "This call needs the game's edit token: Authorization: Bearer <edit_token>.")
+        abort(403, gettext("This call needs the game's edit token: Authorization: Bearer <edit_token>."))
 
 
 @bp.post("/games")
@@ -198,7 +210,14 @@ def add_hand(game_id: str) -> ResponseReturnValue:
 
 def _hand_number(stored: store.Stored, n: int) -> int:
     if not 0 <= n < len(stored.game.hands):
-        abort(404, f"This game has {len(stored.game.hands)} hand(s); there is no hand {n} (hands count from 0).")
+        abort(
+            404,
+            gettext(
+                "This game has %(hands)s hand(s); there is no hand %(n)s (hands count from 0).",
+                hands=len(stored.game.hands),
+                n=n,
+            ),
+        )
     return n
 
 

@@ -11,7 +11,8 @@ Glossary:
 - Tick: a mark on an axis, where it is and what it says.
 
 Figures become words through `points`, the app's own way of writing them (1,685 and \u22122,060), handed in by
-`init_app`, so that the chart says them as the table beside it does.
+`init_app`, so that the chart says them as the table beside it does; its sentences through `words` (the page's
+language: Flask-Babel's gettext and ngettext, handed in by init_app; English without an app).
 """
 
 from __future__ import annotations
@@ -25,6 +26,27 @@ if TYPE_CHECKING:
     from .rules import GameScore, Table
 
 Points = Callable[[int], str]
+
+
+class Words(Protocol):
+    """The chart's sentences in the page's language, as Flask-Babel's gettext and ngettext give them."""
+
+    def gettext(self, string: str, **variables: Any) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str: ...
+
+
+class English:
+    """The chart's sentences as written here: a chart drawn without an app (a test, or no language to follow)."""
+
+    def gettext(self, string: str, **variables: Any) -> str:
+        return string % variables if variables else string
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+        return (singular if num == 1 else plural) % {"num": num, **variables}
+
+
+ENGLISH = English()
 
 # The game chart's viewBox, and the box the lines are drawn in: value labels on the left, hand numbers below, the
 # sides' names and totals at the right end of their lines. Its words are 16 high (static/css), as the page's text:
@@ -54,8 +76,6 @@ ROW_HEIGHT = 28
 BAR_THICKNESS = 16
 BAR_PADDING = 4  # above the first row and below the last
 PLAYER_LETTERS = 10
-
-GAME_TITLE = "The game in a chart: each side's running total after every hand"
 
 
 @dataclass(frozen=True)
@@ -188,9 +208,11 @@ def _short(name: str, letters: int) -> str:
     return name if len(name) <= letters else name[: letters - 1].rstrip() + "\u2026"
 
 
-def _names(names: Sequence[str]) -> str:
+def _names(names: Sequence[str], words: Words = ENGLISH) -> str:
     """Ann; Ann and Bea; Ann, Bea and Cleo."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return words.gettext("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _spread(middles: Sequence[float], gap: float, lowest: float, highest: float) -> list[float]:
@@ -220,6 +242,7 @@ def game_chart(
     winners: Sequence[int] = (),
     finished: bool = False,
     start: Sequence[int] = (),
+    words: Words = ENGLISH,
 ) -> GameChart | None:
     """The chart of a game: `cumulatives` holds each hand's running totals, side by side, hand 1 first; `start`
     each side's total before hand 1 (brought forward from paper; none: 0). None before the first hand (the sheet
@@ -264,14 +287,16 @@ def game_chart(
         hand_ticks=tuple(Tick(x(hand), str(hand), x(hand)) for hand in range(every, hands + 1, every)),
         zero_y=y(0),
         target_y=y(target),
-        target_label=f"{points(target)} to win",
+        target_label=words.gettext("%(points)s to win", points=points(target)),
         target_label_y=round(y(target) - 4, 1),
-        title=GAME_TITLE,
-        description=_game_description(names, totals, ahead, finished, hands, points),
+        title=words.gettext("The game in a chart: each side's running total after every hand"),
+        description=_game_description(names, totals, ahead, finished, hands, points, words),
     )
 
 
-def scoresheet_chart(score: GameScore, table: Table, target: int, points: Points) -> GameChart | None:
+def scoresheet_chart(
+    score: GameScore, table: Table, target: int, points: Points, words: Words = ENGLISH
+) -> GameChart | None:
     """The chart of a scored game, as the scoresheet has it: each hand's running totals from the rules."""
     return game_chart(
         [side.name for side in table.sides],
@@ -281,6 +306,7 @@ def scoresheet_chart(score: GameScore, table: Table, target: int, points: Points
         winners=score.winners,
         finished=score.finished,
         start=table.brought_forward,
+        words=words,
     )
 
 
@@ -295,25 +321,39 @@ def _ahead(totals: Sequence[int], winners: Sequence[int], finished: bool) -> set
 
 
 def _game_description(
-    names: Sequence[str], totals: Sequence[int], ahead: set[int], finished: bool, hands: int, points: Points
+    names: Sequence[str],
+    totals: Sequence[int],
+    ahead: set[int],
+    finished: bool,
+    hands: int,
+    points: Points,
+    words: Words = ENGLISH,
 ) -> str:
     """The chart in a sentence: "Us lead 6,210 to 4,870 after 7 hands."."""
-    after = f"after {hands} hand{'s' if hands != 1 else ''}"
+    said = {"after": words.ngettext("after %(hands)s hand", "after %(hands)s hands", hands, hands=points(hands))}
     best = max(totals)
     top = sorted(ahead) if ahead else [i for i, total in enumerate(totals) if total == best]
     rest = sorted((i for i in range(len(totals)) if i not in top), key=lambda i: (-totals[i], i))
-    who = _names([names[i] for i in top])
+    said["who"], said["top"] = _names([names[i] for i in top], words), points(totals[top[0]])
+    said["behind"] = _names(
+        [words.gettext("%(name)s on %(points)s", name=names[i], points=points(totals[i])) for i in rest] or [""], words
+    )
+    if len(top) == 1 and len(rest) == 1:
+        said["other"] = points(totals[rest[0]])
+        if finished:
+            return words.gettext("%(who)s won %(top)s to %(other)s %(after)s.", **said)
+        return words.gettext("%(who)s lead %(top)s to %(other)s %(after)s.", **said)
     if len(top) == 1:
-        verb = "won" if finished else "lead"
-        if len(rest) == 1:
-            return f"{who} {verb} {points(totals[top[0]])} to {points(totals[rest[0]])} {after}."
-        behind = _names([f"{names[i]} on {points(totals[i])}" for i in rest])
-        return f"{who} {verb} with {points(totals[top[0]])}, ahead of {behind}, {after}."
-    said = "share the win on" if finished else "are level on"
+        if finished:
+            return words.gettext("%(who)s won with %(top)s, ahead of %(behind)s, %(after)s.", **said)
+        return words.gettext("%(who)s lead with %(top)s, ahead of %(behind)s, %(after)s.", **said)
     if not rest:
-        return f"{who} {said} {points(totals[top[0]])} {after}."
-    behind = _names([f"{names[i]} on {points(totals[i])}" for i in rest])
-    return f"{who} {said} {points(totals[top[0]])}, ahead of {behind}, {after}."
+        if finished:
+            return words.gettext("%(who)s share the win on %(top)s %(after)s.", **said)
+        return words.gettext("%(who)s are level on %(top)s %(after)s.", **said)
+    if finished:
+        return words.gettext("%(who)s share the win on %(top)s, ahead of %(behind)s, %(after)s.", **said)
+    return words.gettext("%(who)s are level on %(top)s, ahead of %(behind)s, %(after)s.", **said)
 
 
 # --- The statistics' bars ---------------------------------------------------------------------------------------
@@ -369,30 +409,36 @@ def _best(figures: Sequence[tuple[str, int | None]]) -> tuple[list[str], int] | 
     return [name for name, value in figures if value == best], best
 
 
-def games_won_chart(players: Sequence[PlayerFigures], points: Points) -> BarChart | None:
+def games_won_chart(players: Sequence[PlayerFigures], points: Points, words: Words = ENGLISH) -> BarChart | None:
     """Games won per player, as the statistics table lists them."""
     figures = [(player.name, player.won) for player in players]
     found = _best(figures)
     if found is None or found[1] == 0:
-        description = "No player has won a finished game yet."
+        description = words.gettext("No player has won a finished game yet.")
     else:
         names, best = found
-        each = " each" if len(names) > 1 else ""
-        description = f"{_names(names)} won the most games: {points(best)}{each}."
-    return bar_chart("Games won by each player", figures, points, description)
+        said = {"names": _names(names, words), "points": points(best)}
+        if len(names) > 1:
+            description = words.gettext("%(names)s won the most games: %(points)s each.", **said)
+        else:
+            description = words.gettext("%(names)s won the most games: %(points)s.", **said)
+    return bar_chart(words.gettext("Games won by each player"), figures, points, description)
 
 
-def average_hand_chart(players: Sequence[PlayerFigures], points: Points) -> BarChart | None:
+def average_hand_chart(players: Sequence[PlayerFigures], points: Points, words: Words = ENGLISH) -> BarChart | None:
     """Each player's side's average hand, as the statistics table lists them."""
     figures = [(player.name, player.average_hand) for player in players]
     found = _best(figures)
     if found is None:
-        description = "No player has a hand yet."
+        description = words.gettext("No player has a hand yet.")
     else:
         names, best = found
-        have = "has" if len(names) == 1 else "have"
-        description = f"{_names(names)} {have} the highest average hand: {points(best)} points."
-    return bar_chart("Average hand of each player's side", figures, points, description)
+        said = {"names": _names(names, words), "points": points(best)}
+        if len(names) == 1:
+            description = words.gettext("%(names)s has the highest average hand: %(points)s points.", **said)
+        else:
+            description = words.gettext("%(names)s have the highest average hand: %(points)s points.", **said)
+    return bar_chart(words.gettext("Average hand of each player's side"), figures, points, description)
 
 
 # --- For the templates ----------------------------------------------------------------------------------------
@@ -407,23 +453,24 @@ class _App(Protocol):
     def add_template_global(self, f: Callable[..., object], name: str | None = None) -> None: ...
 
 
-def init_app(app: _App) -> None:
-    """Give every template the charts, written with the app's own `points` filter (web.py)."""
+def init_app(app: _App, words: Words = ENGLISH) -> None:
+    """Give every template the charts, written with the app's own `points` filter (web.py), in the page's language
+    (`words`: Flask-Babel's gettext and ngettext)."""
 
     def points(value: int) -> str:
         return str(app.jinja_env.filters["points"](value))
 
     def chart_of_game(score: GameScore, table: Table, target: int) -> GameChart | None:
         """The scoresheet's chart (templates/_chart.html)."""
-        return scoresheet_chart(score, table, target, points)
+        return scoresheet_chart(score, table, target, points, words)
 
     def chart_of_games_won(players: Sequence[PlayerFigures]) -> BarChart | None:
         """The statistics page's games won per player."""
-        return games_won_chart(players, points)
+        return games_won_chart(players, points, words)
 
     def chart_of_average_hands(players: Sequence[PlayerFigures]) -> BarChart | None:
         """The statistics page's average hand per player."""
-        return average_hand_chart(players, points)
+        return average_hand_chart(players, points, words)
 
     app.add_template_global(chart_of_game, "game_chart")
     app.add_template_global(chart_of_games_won, "games_won_chart")

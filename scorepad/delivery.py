@@ -23,6 +23,7 @@ from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 import brotli
 from flask import Flask, Response, current_app, request, session
+from flask_babel import get_locale
 from flask_compress import Compress
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -231,7 +232,7 @@ def live_tag(version: int, rematch_id: str | None) -> str:
 
 def live_not_modified_headers(tag: str) -> list[tuple[str, str]]:
     """The headers of share.scoreboard_live's 304, wherever it is answered."""
-    return [("ETag", f'W/"{tag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+    return [("ETag", f'W/"{tag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding, Accept-Language, Cookie")]
 
 
 # --- ETags from a game's revision ------------------------------------------------------------------
@@ -250,8 +251,14 @@ def build_id(static_versions: dict[str, str], templates: Path) -> str:
 
 
 # What a page's answer depends on besides its address and the game's revision: htmx's headers (page or
-# fragment, web.render) and the session cookie (whether this phone may change the game).
-PAGE_VARY = ("HX-Request", "HX-Target", "HX-Boosted", "HX-History-Restore-Request", "Cookie")
+# fragment, web.render), the session cookie (whether this phone may change the game) and the language (the one
+# chosen on the phone, a cookie too, else the phone's own: Accept-Language).
+PAGE_VARY = ("HX-Request", "HX-Target", "HX-Boosted", "HX-History-Restore-Request", "Cookie", "Accept-Language")
+
+
+def language() -> str:
+    """The language this request is answered in (web.pick_language chose it): part of every kept answer's key."""
+    return str(get_locale())
 
 
 def page_tag(version: int, *variant: object) -> str | None:
@@ -261,8 +268,8 @@ def page_tag(version: int, *variant: object) -> str | None:
     if session.get("_flashes"):
         return None
     fragment = bool(request.headers.get("HX-Request")) and not request.headers.get("HX-Boosted")
-    key = repr((current_app.config["BUILD_ID"], fragment, request.headers.get("HX-Target"), *variant)).encode()
-    return f"{version}-{hashlib.sha256(key).hexdigest()[:12]}"
+    key = (current_app.config["BUILD_ID"], language(), fragment, request.headers.get("HX-Target"), *variant)
+    return f"{version}-{hashlib.sha256(repr(key).encode()).hexdigest()[:12]}"
 
 
 def unchanged(tag: str) -> bool:
@@ -389,7 +396,7 @@ def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
     """The answer `make` gives, made once for `key` in this process and reused while the key is the same.
 
     The key must name everything the answer shows (the game, its revision, whose phone, what is asked); the
-    address, htmx's headers and the build are added here. None: made afresh, as for a page with a message
+    address, htmx's headers, the build and the language are added here. None: made afresh, as for a page with a message
     shown once (and any page while the session holds one). Only a plain 200 that sets no cookie is kept."""
     if key is None or session.get("_flashes"):
         return make()
@@ -405,6 +412,7 @@ def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
         environ.get("HTTP_HX_TARGET"),
         environ.get("HTTP_HX_BOOSTED"),
         environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST"),
+        language(),
         *key,
     )
     answers: MadeOnce = current_app.extensions["scorepad_made_once"]

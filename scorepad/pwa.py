@@ -6,9 +6,10 @@ import hashlib
 import re
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, make_response, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
+from flask_babel import force_locale, gettext
 
-from . import rights
+from . import rights, web
 
 bp = Blueprint("pwa", __name__)
 
@@ -43,10 +44,12 @@ def scorekeeper_keep() -> list[str]:
 
 
 def cache_version() -> str:
-    """The cache's name follows the static files' content: a deploy that changes one starts a new cache."""
+    """The cache's name follows the static files' content: a deploy that changes one starts a new cache. And the
+    language: the pages kept on a phone are in its language, so a phone that changes language gets a new service
+    worker, whose cache fetches them anew in the new one (sw.js)."""
     versions = current_app.config["STATIC_VERSIONS"]
     digest = hashlib.sha256("".join(versions[name] for name in sorted(versions)).encode()).hexdigest()[:12]
-    return f"scorepad-{digest}"
+    return f"scorepad-{digest}-{web.language()}"
 
 
 @bp.app_context_processor
@@ -67,11 +70,19 @@ def page_time() -> dict[str, str]:
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    """The web app manifest: name, colours and icons for installing Scorepad on a phone."""
+    """The web app manifest: name, colours and icons for installing Scorepad on a phone, in the page's language
+    (base.html names it with ?lang=: a browser fetches a manifest without the phone's cookies)."""
+    asked = request.args.get("lang")
+    with force_locale(asked if asked in web.LANGUAGES else web.language()):
+        return _manifest()
+
+
+def _manifest() -> Response:
     body = {
         "name": "Scorepad",
         "short_name": "Scorepad",
-        "description": "The canasta scoresheet: every figure computed, every hand checked.",
+        "description": gettext("The canasta scoresheet: every figure computed, every hand checked."),
+        "lang": web.HTML_LANG[web.language()],
         "start_url": url_for("games.home"),
         "scope": "/",
         "display": "standalone",
@@ -85,6 +96,7 @@ def manifest() -> Response:
     }
     response = make_response(body)
     response.mimetype = "application/manifest+json"
+    response.headers["Content-Language"] = body["lang"]
     return response
 
 
@@ -113,10 +125,11 @@ def service_worker() -> Response:
             static_prefix=url_for("static", filename=""),
             page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages],
             fetched_anew=scorekeeper_pages(),
+            language=web.language(),
         )
     )
     response.mimetype = "text/javascript"
-    # The browser must always fetch a fresh copy to notice a new version.
+    # The browser must always fetch a fresh copy to notice a new version (and a new language: web.vary_by_language).
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -41,6 +41,11 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
 fi
 npm ci --no-audit --no-fund --loglevel=error
 
+# The catalogues of translations/ compiled from their .po files (docs/i18n.md), so the suite runs on them as
+# written; GNU gettext's msgfmt counts them again in tests/test_languages.py.
+bash scripts/i18n.sh compile
+command -v msgfmt >/dev/null 2>&1 || apt_install gettext
+
 # The checks maintainers expect before the tests: lint and format (ruff), types (mypy), and the layers of
 # docs/architecture.md (import-linter's contracts in pyproject.toml).
 .venv/bin/ruff check .

@@ -1,5 +1,6 @@
 {#- Scorepad service worker (comments are Jinja's: a phone is not sent them). Served by a Flask route from /sw.js so its scope is the whole app. #}
-const CACHE_NAME = {{ version|tojson }};  {#- follows the static files' content #}
+const CACHE_NAME = {{ version|tojson }};  {#- follows the static files' content, and ends with the language (pwa.py) #}
+const LANGUAGE = {{ language|tojson }};
 const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
@@ -29,19 +30,22 @@ self.addEventListener("install", (event) => {
 {#- name that never changes), which no version of this worker touches: a new worker may take over at once #}
 {#- and the pages it serves read the same queue. What it would lose is the pages kept for offline, so #}
 {#- they are carried over from the older caches before those are deleted: a phone that updates and then #}
-{#- loses its connection can still open its scoresheet and enter the waiting hands' successors. #}
+{#- loses its connection can still open its scoresheet and enter the waiting hands' successors. A cache of #}
+{#- another language (the phone chose a new one: a new worker) has its pages fetched anew in this one. #}
 function carryPagesOver(oldNames) {
   return caches.open(CACHE_NAME).then((cache) => Promise.all(oldNames.map((name) => caches.open(name)
     .then((old) => old.keys().then((requests) => Promise.all(requests
       .filter((request) => keepsPage(new URL(request.url)))
-      .map((request) => cache.match(request).then((have) => have || fresherCopy(request, old)
+      .map((request) => cache.match(request).then((have) => have
+        || fresherCopy(request, old, !name.endsWith("-" + LANGUAGE))
         .then((response) => response && cache.put(request, response))))))))));
 }
 {#- A scorekeeper's pages that only a new version can draw right (they name its scripts and hold the markup its #}
-{#- scripts fill: the new-game page, the offline scoresheet) are fetched anew; the old copy only if that fails. #}
+{#- scripts fill: the new-game page, the offline scoresheet) are fetched anew, as is every page kept in another #}
+{#- language; the old copy only if that fails (nothing kept is lost). #}
 const FETCHED_ANEW = new Set({{ fetched_anew|tojson }});
-function fresherCopy(request, old) {
-  if (!FETCHED_ANEW.has(new URL(request.url).pathname)) return old.match(request);
+function fresherCopy(request, old, otherLanguage) {
+  if (!otherLanguage && !FETCHED_ANEW.has(new URL(request.url).pathname)) return old.match(request);
   return fetch(request.url, { credentials: "same-origin" })
     .then((response) => (response.ok && !response.redirected ? response : old.match(request)))
     .catch(() => old.match(request));

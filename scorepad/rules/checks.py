@@ -19,7 +19,7 @@ from .entries import (
     Table,
     most_of,
 )
-from .errors import Problem, RuleError
+from .errors import Message, Points, Problem, RuleError
 from .scoring import classic_red_threes, counted, side_count
 from .table import Rules, Values, is_whole_number
 
@@ -32,10 +32,10 @@ def entry_number_problem(value: object, label: str) -> str | None:
     """§5.15: what is wrong with a number a side entered (None: nothing): a whole number, at most 100,000
     either way."""
     if not is_whole_number(value):
-        return f"{label}: enter a whole number."
+        return Message("{label}: enter a whole number.", label=label)
     assert isinstance(value, int)
     if abs(value) > LARGEST_ENTRY:
-        return f"{label}: that number is far too big for one hand."
+        return Message("{label}: that number is far too big for one hand.", label=label)
     return None
 
 
@@ -45,21 +45,24 @@ def check_table(rules: Rules, table: Table) -> None:
     sizes = {len(side.players) for side in table.sides}
     n = len(table.sides)
     if n == 3 and rules.modern:
-        problems.append(Problem(("sides",), "Three sides play only in classic canasta."))
+        problems.append(Problem(("sides",), Message("Three sides play only in classic canasta.")))
     elif n == 3 and sizes != {2}:
-        problems.append(Problem(("sides",), "Three sides play as three partnerships of two."))
+        problems.append(Problem(("sides",), Message("Three sides play as three partnerships of two.")))
     elif n not in (2, 3):
-        problems.append(Problem(("sides",), "A game has two sides (or three in classic canasta)."))
+        problems.append(Problem(("sides",), Message("A game has two sides (or three in classic canasta).")))
     elif n == 2 and (len(sizes) != 1 or not sizes <= {1, 2}):
-        problems.append(Problem(("sides",), "Play two partnerships of two, or two single players."))
+        problems.append(Problem(("sides",), Message("Play two partnerships of two, or two single players.")))
     for i, side in enumerate(table.sides):
         if not isinstance(side.name, str) or not side.name.strip():
-            problems.append(Problem(("sides", i, "name"), "Give each side a name."))
+            problems.append(Problem(("sides", i, "name"), Message("Give each side a name.")))
         for j, player in enumerate(side.players):
             if not isinstance(player, str) or not player.strip():
-                problems.append(Problem(("sides", i, "players", j), "Give each player a name."))
+                problems.append(Problem(("sides", i, "players", j), Message("Give each player a name.")))
     if not problems and not (is_whole_number(table.first_dealer) and 0 <= table.first_dealer < table.seats):
-        problems.append(Problem(("first_dealer",), f"The first dealer must be a seat from 0 to {table.seats - 1}."))
+        last = table.seats - 1
+        problems.append(
+            Problem(("first_dealer",), Message("The first dealer must be a seat from 0 to {last}.", last=last))
+        )
     if not problems:
         problems += brought_forward_problems(rules, table)
     if problems:
@@ -77,31 +80,52 @@ def brought_forward_problems(rules: Rules, table: Table) -> list[Problem]:
         return []
     if len(table.brought_forward) != len(table.sides):
         return [
-            Problem(("brought_forward",), f"Give one total brought forward for each of the {len(table.sides)} sides.")
+            Problem(
+                ("brought_forward",),
+                Message("Give one total brought forward for each of the {sides} sides.", sides=len(table.sides)),
+            )
         ]
     problems = []
     for i, total in enumerate(table.brought_forward):
         path, name = ("brought_forward", i), table.sides[i].name
         if not is_whole_number(total):
-            problems.append(Problem(path, f"{name}'s total brought forward: enter a whole number of points."))
+            problems.append(
+                Problem(path, Message("{name}'s total brought forward: enter a whole number of points.", name=name))
+            )
         elif total % 5:
             problems.append(
                 Problem(
                     path,
-                    f"{name}'s total brought forward is {total:,}: canasta scores go in 5s, "
-                    f"like {total - total % 5:,}.",
+                    Message(
+                        "{name}'s total brought forward is {total:,}: canasta scores go in 5s, like {like:,}.",
+                        name=name,
+                        total=total,
+                        like=total - total % 5,
+                    ),
                 )
             )
         elif total < LOWEST_BROUGHT_FORWARD:
             problems.append(
-                Problem(path, f"{name}'s total brought forward is {total:,}: that is far too low for a game.")
+                Problem(
+                    path,
+                    Message(
+                        "{name}'s total brought forward is {total:,}: that is far too low for a game.",
+                        name=name,
+                        total=total,
+                    ),
+                )
             )
         elif total >= rules.target:
             problems.append(
                 Problem(
                     path,
-                    f"{name}'s total brought forward is {total:,}, at or past the target of {rules.target:,}: "
-                    "that game is already over.",
+                    Message(
+                        "{name}'s total brought forward is {total:,}, at or past the target of {target:,}: "
+                        "that game is already over.",
+                        name=name,
+                        total=total,
+                        target=rules.target,
+                    ),
                 )
             )
     return problems
@@ -142,7 +166,12 @@ def _only_what_the_game_has(s: _Side) -> Iterator[SideFinding]:
     """§5.10: an entry the game's rules do not have (black 3s, special canastas or hands in classic)."""
     for name in s.entry.entered_fields():
         if name != "perfect_cut" and not s.rules.has(name):  # the perfect cut says why in its own check
-            yield name, f"{FIELD_LABELS[name]}: not part of this game's rules ({s.rules.preset_name})."
+            yield (
+                name,
+                Message(
+                    "{label}: not part of this game's rules ({preset}).", label=_label(name), preset=s.rules.preset_name
+                ),
+            )
 
 
 def _numbers_in_range(s: _Side) -> Iterator[SideFinding]:
@@ -150,28 +179,40 @@ def _numbers_in_range(s: _Side) -> Iterator[SideFinding]:
     max_threes = s.pack.threes_of_a_colour
     for name in ("red_threes", "black_threes"):
         if not 0 <= getattr(s.entry, name) <= max_threes:
-            yield name, f"{FIELD_LABELS[name]}: a side can have 0 to {max_threes}."
+            yield name, Message("{label}: a side can have 0 to {most}.", label=_label(name), most=max_threes)
     for name in INT_FIELDS:
         if name not in ("red_threes", "black_threes") and getattr(s.entry, name) < 0:
-            yield name, f"{FIELD_LABELS[name]}: can't be negative."
+            yield name, Message("{label}: can't be negative.", label=_label(name))
     players = len(s.table.sides[s.index].players)
     for name in ("dirty_sevens", "dirty_aces"):
         if getattr(s.entry, name) > players:
-            yield name, f"{FIELD_LABELS[name]}: the side has only {players} player{'s' if players > 1 else ''}."
+            if players == 1:
+                yield name, Message("{label}: the side has only 1 player.", label=_label(name))
+            else:
+                yield (
+                    name,
+                    Message("{label}: the side has only {players} players.", label=_label(name), players=players),
+                )
     for name in ("failed_go_out_asks", "failed_pile_takes"):
         if getattr(s.entry, name) > MOST_TIMES:
-            yield name, f"{FIELD_LABELS[name]}: more than 50 in one hand? Check the number."
+            yield name, Message("{label}: more than 50 in one hand? Check the number.", label=_label(name))
     if s.entry.red_threes_in_hand > s.pack.threes_of_a_colour:
-        yield "red_threes_in_hand", f"Red 3s left in hand: there are only {s.pack.threes_of_a_colour} in the pack."
+        yield (
+            "red_threes_in_hand",
+            Message("Red 3s left in hand: there are only {held} in the pack.", held=s.pack.threes_of_a_colour),
+        )
 
 
 def _known_wild_canasta(s: _Side) -> Iterator[SideFinding]:
     """§5.10: a wild-card canasta is one of the three kinds the rules know."""
     kind = s.entry.wild_canasta
     if kind is not None and kind not in WILD_CANASTA_KINDS:
-        yield "wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix."
+        yield "wild_canasta", Message("Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix.")
     elif kind is not None and s.rules.has("wild_canasta") and not s.values.wild_canasta(kind):
-        yield "wild_canasta", f"Wild-card canasta of {WILD_CANASTA_NAMES[kind]}: this game doesn't play it."
+        yield (
+            "wild_canasta",
+            Message("Wild-card canasta of {kind}: this game doesn't play it.", kind=WILD_CANASTA_NAMES[kind]),
+        )
 
 
 def _last_card_is_a_three_in_hand(s: _Side) -> Iterator[SideFinding]:
@@ -179,47 +220,66 @@ def _last_card_is_a_three_in_hand(s: _Side) -> Iterator[SideFinding]:
     # Where the game charges the last card but has no 3s left in hand to count it in, it stands alone.
     counted_in_hand = s.rules.has("threes_in_hand") or not s.rules.has("last_draw_three")
     if counted_in_hand and s.entry.last_draw_three and s.entry.threes_in_hand < 1:
-        yield "last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too."
+        yield "last_draw_three", Message("The last card was a 3 left in hand: count it in 3s left in hand too.")
 
 
 def _special_meld_closed_or_unfinished(s: _Side) -> Iterator[SideFinding]:
     """§5.5: a side can't claim a special canasta and the same unfinished special meld."""
-    for kind, closed, unfinished in (
-        ("sevens", "sevens_canasta", "incomplete_sevens"),
-        ("pure aces", "aces_canasta", "incomplete_aces"),
-        ("wild cards", "wild_canasta", "incomplete_wild"),
+    for closed, unfinished, message in (
+        (
+            "sevens_canasta",
+            "incomplete_sevens",
+            Message("A side with a closed sevens canasta can't also have an unfinished sevens meld."),
+        ),
+        (
+            "aces_canasta",
+            "incomplete_aces",
+            Message("A side with a closed pure aces canasta can't also have an unfinished pure aces meld."),
+        ),
+        (
+            "wild_canasta",
+            "incomplete_wild",
+            Message("A side with a closed wild cards canasta can't also have an unfinished wild cards meld."),
+        ),
     ):
         if getattr(s.entry, closed) not in (False, None) and getattr(s.entry, unfinished):
-            yield unfinished, f"A side with a closed {kind} canasta can't also have an unfinished {kind} meld."
+            yield unfinished, message
 
 
 def _special_hand_allowed(s: _Side) -> Iterator[SideFinding]:
     """§5.10: a special hand the game's rules allow."""
     key = s.entry.special_hand
     if key is not None and s.rules.modern and s.rules.special_hand_value(key) is None:
-        yield "special_hand", f"{special_hand_name(key)} is not a special hand allowed in this game."
+        yield (
+            "special_hand",
+            Message("{special_hand} is not a special hand allowed in this game.", special_hand=special_hand_name(key)),
+        )
 
 
 def _going_out_needs_canastas(s: _Side) -> Iterator[SideFinding]:
     """§5.4: going out needs the canastas the game asks for, and (modern) no unfinished special meld."""
     entry, need = s.entry, s.rules.canastas_to_go_out
     if entry.went_out and entry.canastas < need:
-        needed = {1: "a closed canasta", 2: "two closed canastas"}.get(need, f"{need} closed canastas")
-        yield "went_out", f"Going out needs {needed}."
+        if need == 1:
+            yield "went_out", Message("Going out needs a closed canasta.")
+        elif need == 2:
+            yield "went_out", Message("Going out needs two closed canastas.")
+        else:
+            yield "went_out", Message("Going out needs {need} closed canastas.", need=need)
     if entry.went_out and (entry.incomplete_sevens or entry.incomplete_aces or entry.incomplete_wild):
-        yield "went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table."
+        yield "went_out", Message("Can't go out with an unfinished sevens, aces or wild-card meld on the table.")
 
 
 def _melded_is_consistent(s: _Side) -> Iterator[SideFinding]:
     """§4 Red 3s (classic): a side with a canasta, or that went out, has melded."""
     if s.entry.has_melded is False and (s.entry.canastas or s.entry.went_out):
-        yield "has_melded", "A side with a canasta, or that went out, has melded."
+        yield "has_melded", Message("A side with a canasta, or that went out, has melded.")
 
 
 def _concealed_needs_going_out(s: _Side) -> Iterator[SideFinding]:
     """§5.10: concealed only for a side that went out."""
     if s.entry.concealed and not s.entry.went_out:
-        yield "concealed", "Concealed is only for a side that went out."
+        yield "concealed", Message("Concealed is only for a side that went out.")
 
 
 def _perfect_cut_is_the_cutters(s: _Side) -> Iterator[SideFinding]:
@@ -227,10 +287,13 @@ def _perfect_cut_is_the_cutters(s: _Side) -> Iterator[SideFinding]:
     if not s.entry.perfect_cut:
         return
     if not s.rules.perfect_cut:
-        yield "perfect_cut", "This game doesn't play the perfect-cut bonus."
+        yield "perfect_cut", Message("This game doesn't play the perfect-cut bonus.")
     elif s.table.cutter_side(s.hand_index) != s.index:
         cutter = s.table.sides[s.table.cutter_side(s.hand_index)].name
-        yield "perfect_cut", f"Only the cutter's side ({cutter}) can have the perfect cut this hand."
+        yield (
+            "perfect_cut",
+            Message("Only the cutter's side ({cutter}) can have the perfect cut this hand.", cutter=cutter),
+        )
 
 
 def _counting_grid_fits_the_pack(s: _Side) -> Iterator[SideFinding]:
@@ -238,17 +301,20 @@ def _counting_grid_fits_the_pack(s: _Side) -> Iterator[SideFinding]:
     if s.entry.cards is None:
         return
     if s.entry.count is not None:
-        yield "count", "Give the Count as one number or as the counting grid, not both."
+        yield "count", Message("Give the Count as one number or as the counting grid, not both.")
     for where in ("melded", "in_hand"):
         counts = getattr(s.entry.cards, where)
         for kind in CARD_KINDS:
             number, label = getattr(counts, kind), CARD_LABELS[kind]
             if kind == "black_threes" and s.rules.modern and number:
-                yield ("cards", where, kind), "Black 3s are never melded or counted in modern canasta."
+                yield ("cards", where, kind), Message("Black 3s are never melded or counted in modern canasta.")
             elif number < 0:
-                yield ("cards", where, kind), f"{label}: can't be negative."
+                yield ("cards", where, kind), Message("{label}: can't be negative.", label=Message(label))
             elif number > s.pack.grid_limit(kind):
-                yield ("cards", where, kind), f"{label}: the pack has only {s.pack.grid_limit(kind)}."
+                yield (
+                    ("cards", where, kind),
+                    Message("{label}: the pack has only {most}.", label=Message(label), most=s.pack.grid_limit(kind)),
+                )
 
 
 def _count_is_possible(s: _Side) -> Iterator[SideFinding]:
@@ -256,16 +322,16 @@ def _count_is_possible(s: _Side) -> Iterator[SideFinding]:
     count = side_count(s.rules, s.entry)
     pack_points = s.pack.points(black_threes_count=not s.rules.modern)
     if count % 5:
-        yield "count", "The Count must be a multiple of 5."
+        yield "count", Message("The Count must be a multiple of 5.")
     elif abs(count) > pack_points:
-        yield "count", f"The Count can't be more than the whole pack's {pack_points:,} points."
+        yield "count", Message("The Count can't be more than the whole pack's {points:,} points.", points=pack_points)
     elif (
         s.rules.count_without_canasta == "negative"
         and s.entry.canastas == 0
         and count > 0
         and s.entry.reported_base is None
     ):
-        yield "count", "A side with no canasta counts every card against it: its Count can't be above 0."
+        yield "count", Message("A side with no canasta counts every card against it: its Count can't be above 0.")
 
 
 def base_limits(rules: Rules, table: Table, side: int) -> tuple[int, int]:
@@ -310,21 +376,28 @@ def _reported_base_alone(s: _Side) -> Iterator[SideFinding]:
         listed = ", ".join(FIELD_LABELS[name] for name in others)
         yield (
             "reported_base",
-            (f"Base as reported: give the side's Base as one figure or as its entries ({listed}), not both."),
+            Message(
+                "Base as reported: give the side's Base as one figure or as its entries ({listed}), not both.",
+                listed=listed,
+            ),
         )
     lowest, highest = base_limits(s.rules, s.table, s.index)
     if base % 5:
-        yield "reported_base", "Base as reported: it must be a multiple of 5."
+        yield "reported_base", Message("Base as reported: it must be a multiple of 5.")
     elif not lowest <= base <= highest:
         yield (
             "reported_base",
-            (f"Base as reported: in this game a side's Base is between {_signed(lowest)} and {highest:,}."),
+            Message(
+                "Base as reported: in this game a side's Base is between {lowest} and {highest:,}.",
+                lowest=Points(lowest),
+                highest=highest,
+            ),
         )
 
 
-def _signed(points: int) -> str:
-    """Points with a real minus sign, as on the sheet."""
-    return f"\u2212{abs(points):,}" if points < 0 else f"{points:,}"
+def _label(name: str) -> Message:
+    """A field's label (rules.entries), as a message a page in another language translates with the one it is in."""
+    return Message(FIELD_LABELS[name])
 
 
 # What every side's entry must be, even one that laid down a special hand (its other entries are kept).
@@ -368,20 +441,26 @@ def _threes_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int
     pack, entries = table.pack, hand.sides
     red = sum(e.red_threes + e.red_threes_in_hand for e in entries)
     black = sum(e.black_threes for e in entries)
-    for held, colour, names in (
-        (red, "red", ("red_threes", "red_threes_in_hand")),
-        (black, "black", ("black_threes",)),
-    ):
-        if held > pack.threes_of_a_colour:
-            yield (
-                f"The sides account for {held} {colour} 3s; the pack has only {pack.threes_of_a_colour}.",
-                _sides_with(entries, *names),
-            )
+    most = pack.threes_of_a_colour
+    if red > most:
+        yield (
+            Message("The sides account for {held} red 3s; the pack has only {most}.", held=red, most=most),
+            _sides_with(entries, "red_threes", "red_threes_in_hand"),
+        )
+    if black > most:
+        yield (
+            Message("The sides account for {held} black 3s; the pack has only {most}.", held=black, most=most),
+            _sides_with(entries, "black_threes"),
+        )
     every_three = ("red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand")
     threes = sum(getattr(e, name) for e in entries for name in every_three)
     if threes > 2 * pack.threes_of_a_colour:
         yield (
-            f"The sides account for {threes} 3s; the pack has only {2 * pack.threes_of_a_colour}.",
+            Message(
+                "The sides account for {held} 3s; the pack has only {most}.",
+                held=threes,
+                most=2 * pack.threes_of_a_colour,
+            ),
             _sides_with(entries, *every_three),
         )
 
@@ -392,21 +471,21 @@ def _one_way_to_end_the_hand(rules: Rules, table: Table, hand: Hand, hand_index:
     went_out = _sides_with(entries, "went_out")
     specials = _sides_with(entries, "special_hand")
     if len(went_out) > 1:
-        yield "Only one side can go out.", went_out
+        yield Message("Only one side can go out."), went_out
     if len(specials) > 1:
-        yield "Only one special hand can end a hand.", specials
+        yield Message("Only one special hand can end a hand."), specials
     if specials and went_out:
-        yield "Nobody goes out in a hand that ends with a special hand.", specials + went_out
+        yield Message("Nobody goes out in a hand that ends with a special hand."), specials + went_out
 
 
 def _one_of_a_kind(rules: Rules, table: Table, hand: Hand, hand_index: int) -> Iterator[HandFinding]:
     """§5.5 and §5.9: one last card of the stock, one perfect cut, each special canasta on one side."""
     for name, message in (
-        ("last_draw_three", "Only one side can hold the last card of the stock."),
-        ("perfect_cut", "Only one side can have the perfect cut."),
-        ("sevens_canasta", "Only one side can close a sevens canasta."),
-        ("aces_canasta", "Only one side can close a pure aces canasta."),
-        ("wild_canasta", "Only one side can close a wild-card canasta."),
+        ("last_draw_three", Message("Only one side can hold the last card of the stock.")),
+        ("perfect_cut", Message("Only one side can have the perfect cut.")),
+        ("sevens_canasta", Message("Only one side can close a sevens canasta.")),
+        ("aces_canasta", Message("Only one side can close a pure aces canasta.")),
+        ("wild_canasta", Message("Only one side can close a wild-card canasta.")),
     ):
         sides = _sides_with(hand.sides, name)
         if len(sides) > 1:
@@ -425,15 +504,26 @@ def _canastas_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: i
         ranks = 10 - int(any(e.aces_canasta for e in entries))
         limit = ranks * (pack.of_rank() // 5)
         if naturals + mixed > limit:
-            yield f"{naturals + mixed} natural and mixed canastas: the pack can make at most {limit}.", involved
+            yield (
+                Message(
+                    "{canastas} natural and mixed canastas: the pack can make at most {limit}.",
+                    canastas=naturals + mixed,
+                    limit=limit,
+                ),
+                involved,
+            )
         return
     # Classic: a natural canasta takes seven cards of its rank, a mixed one four to six of its rank and one to
     # three wild cards; the ranks (A, K ... 4) and the wild cards of the pack must be enough for them all.
     wild_left = pack.wild_cards - sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild for e in entries)
     if not _classic_canastas_possible(naturals, mixed, pack.of_rank(), wild_left):
         yield (
-            f"{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta "
-            f"is seven cards of a rank; a mixed one at least four of a rank and a wild card).",
+            Message(
+                "{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta "
+                "is seven cards of a rank; a mixed one at least four of a rank and a wild card).",
+                naturals=naturals,
+                mixed=mixed,
+            ),
             involved,
         )
 
@@ -474,22 +564,34 @@ def _cards_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int)
     sevens = sum(7 * e.sevens_canasta + 3 * e.incomplete_sevens + 3 * e.dirty_sevens for e in entries)
     if sevens > per_rank:
         yield (
-            f"Too many sevens: together the sides' entries need at least {sevens} (a sevens canasta is 7, "
-            f"an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {per_rank}.",
+            Message(
+                "Too many sevens: together the sides' entries need at least {need} (a sevens canasta is 7, "
+                "an unfinished sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {most}.",
+                need=sevens,
+                most=per_rank,
+            ),
             _sides_with(entries, "sevens_canasta", "incomplete_sevens", "dirty_sevens"),
         )
     aces = sum(7 * e.aces_canasta + 3 * e.incomplete_aces + 3 * e.dirty_aces for e in entries)
     if aces > per_rank:
         yield (
-            f"Too many aces: together the sides' entries need at least {aces} (a pure aces canasta is 7, "
-            f"an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {per_rank}.",
+            Message(
+                "Too many aces: together the sides' entries need at least {need} (a pure aces canasta is 7, "
+                "an unfinished aces meld 3 or more, a player dirty with aces holds 3), but the pack has {most}.",
+                need=aces,
+                most=per_rank,
+            ),
             _sides_with(entries, "aces_canasta", "incomplete_aces", "dirty_aces"),
         )
     wild = sum(7 * (e.wild_canasta is not None) + 3 * e.incomplete_wild + e.mixed_canastas for e in entries)
     if wild > pack.wild_cards:
         yield (
-            f"Too many wild cards: together the sides' entries need at least {wild} (a wild-card canasta is 7, "
-            f"an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {pack.wild_cards}.",
+            Message(
+                "Too many wild cards: together the sides' entries need at least {need} (a wild-card canasta is 7, "
+                "an unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {most}.",
+                need=wild,
+                most=pack.wild_cards,
+            ),
             _sides_with(entries, "wild_canasta", "incomplete_wild", "mixed_canastas"),
         )
 
@@ -502,8 +604,12 @@ def _grids_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int)
         if held > table.pack.grid_limit(kind):
             sides = tuple((i, "count") for i, g in grids if getattr(g.melded, kind) + getattr(g.in_hand, kind))
             yield (
-                f"The counting grids hold {held} {CARD_LABELS[kind].lower()}; "
-                f"the pack has only {table.pack.grid_limit(kind)}.",
+                Message(
+                    "The counting grids hold {held} {cards}; the pack has only {most}.",
+                    held=held,
+                    cards=CARD_LABELS[kind].lower(),
+                    most=table.pack.grid_limit(kind),
+                ),
                 sides,
             )
 
@@ -532,7 +638,13 @@ def _hand_problems(rules: Rules, table: Table, hand: Hand, hand_index: int) -> l
 def check_hand(rules: Rules, table: Table, hand: Hand, hand_index: int = 0) -> None:
     """Refuse a hand that breaks docs/rules.md section 5; RuleError lists every problem found."""
     if len(hand.sides) != len(table.sides):
-        raise RuleError([Problem(("sides",), f"A hand has one entry for each of the {len(table.sides)} sides.")])
+        raise RuleError(
+            [
+                Problem(
+                    ("sides",), Message("A hand has one entry for each of the {sides} sides.", sides=len(table.sides))
+                )
+            ]
+        )
     problems = []
     for i, entry in enumerate(hand.sides):
         problems += _side_problems(rules, table, i, entry, hand_index)

@@ -6,12 +6,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 
+class Message(str):
+    """A message in a card player's words: the English sentence itself (a str, as every caller reads it), with the
+    text it was written from and the values put into it, kept apart so that a page in another language can say it
+    in its own words (web.translated, from the catalogue in translations/; docs/i18n.md). The rules import nothing of
+    a translation: they only keep text and values apart. The text is str.format's: `{name}`, `{total:,}`."""
+
+    text: str
+    values: dict[str, object]
+
+    def __new__(cls, text: str, **values: object) -> Message:
+        message = super().__new__(cls, text.format(**values) if values else text)
+        message.text = text
+        message.values = values
+        return message
+
+
+class Points(int):
+    """Points in a message, written as the sheet writes them: 1,685 and \u22122,060 (a real minus sign)."""
+
+    def __format__(self, format_spec: str) -> str:
+        return f"\u2212{abs(self):,}" if self < 0 else f"{int(self):,}"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One broken rule: where (a path into the entries) and why, in a card player's words."""
 
     path: tuple
-    message: str
+    message: str  # a Message where the rules wrote it (translatable); a plain str from older callers
     # A problem with the whole hand (path ()) also names the field of each side involved, so a page
     # can mark every one of them; the API reports it on the hand.
     involves: tuple[tuple, ...] = ()
