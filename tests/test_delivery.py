@@ -9,6 +9,7 @@ import brotli
 import pytest
 
 from scorepad import document, rules
+from scorepad.delivery import squeezed
 from scorepad.models import GameRecord, db
 
 from .conftest import game_document
@@ -449,3 +450,19 @@ def test_a_live_connection_checked_after_a_while_can_then_read_in_autocommit(app
         assert store.game_revision(game_id) == 1
         _pooled_entry(engine).info["scorepad_returned_at"] = time.monotonic() - PING_AFTER_IDLE_SECONDS - 1
         assert store.game_revision(game_id) == 1  # pinged, then read in autocommit on the same connection
+
+
+def test_a_kept_page_is_sent_without_its_indentation_but_a_note_as_typed(client, app, api_game):
+    """Whitespace that starts a line is one newline in a kept page (a browser shows any run of it as one space),
+    except inside <pre> and <textarea>: a game's note keeps its own line breaks and spaces."""
+    game_id, headers = api_game
+    assert client.post(f"/api/games/{game_id}/hands", json=FIRST, headers=headers).status_code == 201
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "1,300" in page  # Us: 1,100 + 200
+    assert "\n " not in page and "\n\n" not in page and "\n\t" not in page
+
+    note = "At Ann's:\n    Dot dealt out of turn in hand 4"
+    typed = f'<form>\n    <textarea name="note">{note}</textarea>\n  <pre>\n  as\n   typed</pre>\n</form>'
+    assert squeezed(typed.encode()).decode() == (
+        f'<form>\n<textarea name="note">{note}</textarea>\n<pre>\n  as\n   typed</pre>\n</form>'
+    )
