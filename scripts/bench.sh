@@ -4,6 +4,9 @@
 # server programs are installed, on a throw-away PostgreSQL server started as scripts/test.sh starts its own
 # (a new cluster in a temporary directory, on 127.0.0.1, removed at the end). Arguments go to scripts/bench.py
 # (--seconds N: the length of each run, 20 by default; --games N: 10,000 by default).
+#
+#   bash scripts/bench.sh --club [...]   the club-night load instead (scripts/club_bench.py: tables, phones and
+#                                        wall screens; its own arguments after --club)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/postgres.sh
@@ -11,7 +14,7 @@ source scripts/postgres.sh
 
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e '.[bench,postgres,test]'
-if [ ! -x /usr/bin/chromium ]; then
+if [ "${1:-}" != "--club" ] && [ ! -x /usr/bin/chromium ]; then
   echo "The first-visit bytes are measured in Debian's Chromium: apt-get install chromium" >&2
   exit 1
 fi
@@ -32,4 +35,9 @@ else
   echo "No PostgreSQL server programs (apt-get install postgresql): SQLite only" >&2
 fi
 
-.venv/bin/python scripts/bench.py "${pg_args[@]}" "$@"
+if [ "${1:-}" = "--club" ]; then
+  shift
+  .venv/bin/python scripts/club_bench.py "${pg_args[@]}" "$@"
+else
+  .venv/bin/python scripts/bench.py "${pg_args[@]}" "$@"
+fi

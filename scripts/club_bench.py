@@ -1,0 +1,333 @@
+"""The club-night load (docs/performance.md, "A club night"): how many tables one 2-core server holds.
+
+An event of T tables (2T pairs, a Mitchell movement, three hands of 125 / 155 / 180 as club nights play) is made
+through the event API. Then, for `--seconds`, every table has its scorekeeper saving a hand at a table's pace (one
+every 120 to 180 s, the first at a random moment) and three phones on its scoreboard, and two wall screens show the
+standings; every phone and wall polls every 2 s with the ETag it holds, as the pages do (a 304 while nothing
+changed). T grows step by step; a step holds when every kind of request has its p95 under 50 ms and none failed.
+The largest T that holds is reported, on SQLite and on PostgreSQL, with the CPU each side used: the load generator
+(locust, on the same two cores) and the server (gunicorn's processes).
+
+    .venv/bin/python scripts/club_bench.py [--postgres URL] [--tables 50,100,...] [--seconds 30] [--two-servers]
+
+Run it through scripts/bench.sh --club, which installs locust and gunicorn and starts a throw-away PostgreSQL.
+With --two-servers (PostgreSQL only) two gunicorn servers share one port (SO_REUSEPORT: the kernel spreads the
+connections), as several app servers on one database would: the answers and 304s stay right across processes
+because every cached answer is checked against the database's revision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+BIN = Path(PYTHON).parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench import SECRET, free_port, machine, pct  # noqa: E402
+
+P95_LIMIT_MS = 50.0
+POLL_SECONDS = 2.0
+HAND_EVERY = (120.0, 180.0)  # a table saves a hand every two or three minutes
+RULES = {"preset": "modern", "hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180]}
+HAND = {"sides": [{"mixed_canastas": 1, "went_out": True, "count": 45}, {"natural_canastas": 1, "count": 30}]}
+
+
+def event_document(tables: int) -> dict:
+    pairs = [{"name": f"Pair {n + 1}", "players": [f"A{n}", f"B{n}"]} for n in range(2 * tables)]
+    return {
+        "format": "scorepad-event",
+        "version": 1,
+        "name": f"Club night of {tables} tables",
+        "rules": RULES,
+        "pairs": pairs,
+        "movement": "mitchell",
+        "rounds": 1,
+        "round_minutes": None,
+        "scoring": "match_points",
+        "bye": "average",
+    }
+
+
+def make_event(host: str, tables: int, out: Path) -> None:
+    """POST /api/events: the event and round 0's games, with each table's game id and edit token."""
+    request = urllib.request.Request(
+        host + "/api/events",
+        data=json.dumps(event_document(tables)).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=600) as response:
+        made = json.loads(response.read())
+    games = [{"game": t["game"], "token": t["edit_token"]} for t in made["tables"]]
+    with urllib.request.urlopen(made["links"]["standings"], timeout=60) as response:
+        wall = response.read().decode()
+    live = re.search(r'id="wall"[^>]*hx-get="([^"]+)"', wall)  # what the open wall screen asks every 2 s
+    assert live, "the wall screen names no address to poll"
+    out.write_text(json.dumps({"event": made["id"], "wall_poll": html.unescape(live.group(1)), "games": games}))
+
+
+# --- The load: locust as a library, one process --------------------------------------------------------
+
+
+def load(host: str, event_path: Path, seconds: float, out: Path) -> None:
+    import resource
+
+    import gevent
+    from locust import FastHttpUser, constant, events, task
+    from locust.env import Environment
+
+    made = json.loads(event_path.read_text())
+    games, times, failures = made["games"], {}, {}
+    standings = made["wall_poll"]
+    watchers = iter([g for g in games for _ in range(3)])
+    keepers = iter(games)
+
+    @events.request.add_listener
+    def record(name, response_time, exception, **kwargs):
+        if exception is None:
+            times.setdefault(name, []).append(response_time)
+        else:
+            failures.setdefault(name, {}).setdefault(str(exception)[:80], 0)
+            failures[name][str(exception)[:80]] += 1
+
+    class Poller(FastHttpUser):
+        abstract = True
+        wait_time = constant(POLL_SECONDS)
+        url, name, tag = "", "", 'W/"none"'
+
+        @task
+        def poll(self):
+            headers = {"Accept-Encoding": "gzip", "If-None-Match": self.tag}
+            with self.client.get(self.url, headers=headers, name=self.name, catch_response=True) as r:
+                if r.status_code == 200:
+                    self.tag = r.headers.get("ETag", self.tag)
+                elif r.status_code != 304:
+                    r.failure(str(r.status_code))
+
+    class Watcher(Poller):
+        weight = 3 * len(games)
+
+        def on_start(self):
+            self.url, self.name = f"/games/{next(watchers)['game']}/scoreboard/live", "table scoreboard poll"
+            gevent.sleep(random.uniform(0, POLL_SECONDS))
+
+    class Wall(Poller):
+        weight = 2
+
+        def on_start(self):
+            self.url, self.name = standings, "wall screen poll"
+
+    class Scorekeeper(FastHttpUser):
+        weight = len(games)
+
+        def wait_time(self):
+            return random.uniform(*HAND_EVERY)
+
+        def on_start(self):
+            table = next(keepers)
+            self.url = f"/api/games/{table['game']}/hands"
+            self.auth = {"Authorization": f"Bearer {table['token']}", "Accept-Encoding": "gzip"}
+            gevent.sleep(random.uniform(0, HAND_EVERY[0]))
+
+        @task
+        def save(self):
+            headers = {**self.auth, "Idempotency-Key": uuid.uuid4().hex}
+            with self.client.post(self.url, json=HAND, headers=headers, name="hand saved", catch_response=True) as r:
+                if r.status_code not in (201, 409):  # 409: the table's three hands are played
+                    r.failure(str(r.status_code))
+
+    users = 4 * len(games) + 2
+    env = Environment(user_classes=[Watcher, Wall, Scorekeeper], events=events, host=host)
+    runner = env.create_local_runner()
+    runner.start(users, spawn_rate=min(users, 1000))
+    gevent.sleep(POLL_SECONDS * 2)  # every phone started and polling
+    times.clear()
+    failures.clear()
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    started = time.monotonic()
+    gevent.sleep(seconds)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    runner.quit()
+    used = (after.ru_utime + after.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
+    out.write_text(json.dumps({"times": times, "failures": failures, "load_cpu": used / wall, "users": users}))
+
+
+# --- The server ---------------------------------------------------------------------------------------
+
+
+def start_servers(url: str, port: int, count: int, work: Path, label: str) -> list[subprocess.Popen]:
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false"}
+    command = [str(BIN / "gunicorn"), "-w", "2", "-k", "sync", "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
+    if count > 1:
+        command.append("--reuse-port")
+    servers = [
+        subprocess.Popen(
+            [*command, "scorepad:create_app()"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(work / f"{label}-gunicorn-{n}.log", "w"),  # noqa: SIM115 (open while it runs)
+            start_new_session=True,
+        )
+        for n in range(count)
+    ]
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/offline").close()
+            return servers
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"gunicorn did not start: see {work}/{label}-gunicorn-*.log")
+
+
+def server_cpu_seconds(servers: list[subprocess.Popen]) -> float:
+    """CPU seconds used so far by each server's master and workers (from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for server in servers:
+        for pid in [server.pid, *children(server.pid)]:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def stop(servers: list[subprocess.Popen]) -> None:
+    for server in servers:
+        server.send_signal(signal.SIGTERM)
+    for server in servers:
+        server.wait(timeout=60)
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET}
+    subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True)
+
+
+def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
+    """One event of `tables` tables on a fresh database, under load for args.seconds."""
+    migrate(url)
+    port = free_port()
+    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label)
+    host = f"http://127.0.0.1:{port}"
+    try:
+        event_path = work / f"{label}-{tables}-event.json"
+        started = time.monotonic()
+        make_event(host, tables, event_path)
+        made_in = time.monotonic() - started
+        before = server_cpu_seconds(servers)
+        out = work / f"{label}-{tables}-load.json"
+        began = time.monotonic()
+        subprocess.run([PYTHON, __file__, "load", host, str(event_path), str(args.seconds), str(out)], check=True)
+        server_share = (server_cpu_seconds(servers) - before) / (time.monotonic() - began)
+    finally:
+        stop(servers)
+    result = json.loads(out.read_text())
+    result.update(tables=tables, made_in=made_in, server_cpu=server_share)
+    return result
+
+
+def fresh_url(label: str, base: str, tables: int, work: Path) -> str:
+    if base.startswith("sqlite"):
+        return f"sqlite:///{work / f'club-{tables}.sqlite'}"
+    import psycopg
+
+    name = f"club_{tables}_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+def holds(result: dict) -> bool:
+    return not result["failures"] and all(pct(t, 95) < P95_LIMIT_MS for t in result["times"].values())
+
+
+def cell(times: list[float] | None) -> str:
+    return f"{pct(times, 95):.1f} ({pct(times, 50):.1f})" if times else "-"
+
+
+def report(label: str, results: list[dict]) -> None:
+    print(f"\n{label}: p95 ms of each kind of request (p50 in brackets); CPU in cores (2 in all)")
+    names = sorted({name for r in results for name in r["times"]})
+    print("| tables | phones | " + " | ".join(names) + " | failed | server CPU | locust CPU | holds |")
+    print("|---" * (len(names) + 6) + "|")
+    for r in results:
+        cells = [
+            f"{pct(r['times'][n], 95):.1f} ({pct(r['times'][n], 50):.1f})" if n in r["times"] else "-" for n in names
+        ]
+        failed = sum(n for reasons in r["failures"].values() for n in reasons.values())
+        print(
+            f"| {r['tables']} | {4 * r['tables']} | " + " | ".join(cells) + f" | {failed} | {r['server_cpu']:.2f} | "
+            f"{r['load_cpu']:.2f} | {'yes' if holds(r) else 'no'} |"
+        )
+    for r in results:
+        if r["failures"]:
+            print(f"Failed at {r['tables']} tables: {r['failures']}")
+    held = [r["tables"] for r in results if holds(r)]
+    print(f"Largest number of tables held: {max(held) if held else 'none of those tried'}")
+
+
+def run_database(label: str, base: str, args, work: Path) -> list[dict]:
+    results = []
+    for tables in args.tables:
+        print(f"=== {label}: {tables} tables ({4 * tables + 2} phones and walls) for {args.seconds:.0f} s", flush=True)
+        result = one_step(label, fresh_url(label, base, tables, work), tables, args, work)
+        results.append(result)
+        print(f"    held: {holds(result)}; the event made in {result['made_in']:.1f} s", flush=True)
+        if not holds(result) and len(results) > 1 and not holds(results[-2]):
+            break  # two steps in a row over the limit: larger ones will not hold
+    return results
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "load":
+        load(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), Path(sys.argv[5]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--postgres", help="a PostgreSQL server's database URL (postgresql://…) for a second run")
+    parser.add_argument("--tables", default="25,50,100,200,300,500,750,1000")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--two-servers", action="store_true", help="two gunicorn servers on one port (PostgreSQL)")
+    parser.add_argument("--only-postgres", action="store_true")
+    args = parser.parse_args()
+    args.tables = [int(t) for t in args.tables.split(",")]
+    work = Path(tempfile.mkdtemp(prefix="scorepad-club."))
+    try:
+        print(f"Machine: {machine()}. Gunicorn 2 sync workers per server; locust on the same machine.")
+        if not args.only_postgres and not args.two_servers:
+            report("SQLite", run_database("SQLite", "sqlite://", args, work))
+        if args.postgres:
+            label = "PostgreSQL, two servers on one port" if args.two_servers else "PostgreSQL"
+            report(label, run_database("PostgreSQL", args.postgres, args, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
