@@ -73,9 +73,10 @@ if [ -z "$pg_url" ]; then
   start_throwaway_postgres "$pg_bin" -c fsync=off -c synchronous_commit=off -c full_page_writes=off || exit 1
 fi
 
-# The whole suite on each database, in two runs: the tests without a browser on two pytest-xdist workers (two
-# cores' worth; each test has its own database either way), then the browser tests alone, one at a time, so that
-# a page's timing is never squeezed by a second browser. Every run goes ahead, and any one failing fails the script
+# The whole suite on each database, in two runs: the tests without a browser, then the browser tests, each on two
+# pytest-xdist workers (two cores' worth; each test has its own database and its own server either way; a file's
+# tests stay on one worker). The browser tests wait on what the page shows, never on time, so a second browser
+# beside them only slows them. Every run goes ahead, and any one failing fails the script
 # (a run that selects no test, as when the arguments name only files of the other kind, is not a failure).
 status=0
 run_pytest() {  # the database (SQLite or PostgreSQL), which tests (words), then pytest's arguments
@@ -91,6 +92,6 @@ run_pytest() {  # the database (SQLite or PostgreSQL), which tests (words), then
 }
 for database in SQLite PostgreSQL; do
   run_pytest "$database" "the tests without a browser" -m "not e2e" --numprocesses=2 --dist=loadfile "$@"
-  run_pytest "$database" "the browser tests" -m e2e "$@"
+  run_pytest "$database" "the browser tests" -m e2e --numprocesses=2 --dist=loadfile "$@"
 done
 exit "$status"
