@@ -22,8 +22,10 @@ from wtforms.validators import NumberRange, Optional, StopValidation
 
 from . import document, rules
 from .rules import Problem
+from .rules.errors import Message, Points
 
-SUMMARY = "Check the entries marked in red below."
+SUMMARY = Message("Check the entries marked in red below.")
+PLACES_APART = "; "  # between the places named in "Check the entries marked in red below (...)"
 MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
 
 # (kind, label, points): the rows of the counting grid
@@ -166,16 +168,16 @@ class SideForm(Form):
 
     # The entries' numbers and switches are added below from the rules' own fields and labels.
     special_hand = SelectField(
-        rules.FIELD_LABELS["special_hand"], choices=choices([("", "None")]), default="", validate_choice=False
+        rules.FIELD_LABELS["special_hand"], choices=choices([("", Message("None"))]), default="", validate_choice=False
     )
     wild_canasta = SelectField(
         rules.FIELD_LABELS["wild_canasta"],
-        choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())),
+        choices=choices([("", Message("None"))] + list(rules.WILD_CANASTA_NAMES.items())),
         default="",
     )
     has_melded = SelectField(
         rules.FIELD_LABELS["has_melded"],
-        choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]),
+        choices=choices([("", Message("Judge from the count")), ("yes", Message("Yes")), ("no", Message("No"))]),
         default="",
     )
     count_mode = RadioField(
@@ -303,13 +305,23 @@ class HandForm:
             formdata = with_picks(formdata)
         self.cutter_side = table.cutter_side(hand_index)
         hand_choices = choices(
-            [("", "None")]
-            + [(key, f"{rules.special_hand_name(key)} ({points:,})") for key, points in game_rules.special_hands]
+            [("", Message("None"))]
+            + [
+                (key, Message("{name} ({points:,})", name=rules.special_hand_name(key), points=points))
+                for key, points in game_rules.special_hands
+            ]
         )
         wild_choices = choices(
-            [("", "None")]
+            [("", Message("None"))]
             + [
-                (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({game_rules.values.wild_canasta(kind):,})")
+                (
+                    kind,
+                    Message(
+                        "{name} ({points:,})",
+                        name=rules.WILD_CANASTA_NAMES[kind],
+                        points=game_rules.values.wild_canasta(kind),
+                    ),
+                )
                 for kind in rules.WILD_CANASTA_KINDS
                 if game_rules.values.wild_canasta(kind)
             ]
@@ -398,9 +410,10 @@ class HandForm:
         worth = value.sign * getattr(self.rules.values, value.key) if value else 0
         if not worth:
             return ""
-        each = " each" if name in rules.INT_FIELDS else ""
         sign = "+" if worth > 0 else MINUS
-        return f"({sign}{abs(worth):,}{each})"
+        if name in rules.INT_FIELDS:
+            return Message("({sign}{worth:,} each)", sign=sign, worth=abs(worth))
+        return Message("({sign}{worth:,})", sign=sign, worth=abs(worth))
 
     def limit(self, side_index: int, name: str) -> int | None:
         """The most a stepper may show: 3s of a colour the pack holds, dirty players the side has."""
@@ -417,16 +430,20 @@ class HandForm:
             if field.type == "SelectField":
                 if field.data:
                     chosen = {c.value: c.label for c in field.choices}.get(field.data, field.data)
-                    said.append(chosen if field.short_name != "has_melded" else f"{field.label.text}: {chosen}")
+                    said.append(
+                        chosen
+                        if field.short_name != "has_melded"
+                        else Message("{label}: {value}", label=field.label.text, value=chosen)
+                    )
             elif field.type == "BooleanField":
                 if field.data:
                     said.append(field.label.text)
             elif field.short_name == "reported_base":
                 if field.data is not None:
                     base = signed(field.data, side.reported_base_sign.data)
-                    said.append(f"{field.label.text}: {MINUS if base < 0 else ''}{abs(base):,}")
+                    said.append(Message("{label}: {value}", label=field.label.text, value=Points(base)))
             elif field.data:
-                said.append(f"{field.label.text}: {field.data}")
+                said.append(Message("{label}: {value}", label=field.label.text, value=field.data))
         if side_index == self.cutter_side and self.perfect_cut.data and self.rules.perfect_cut:
             said.append(self.perfect_cut.label.text)
         return said
@@ -471,15 +488,19 @@ class HandForm:
         """What the top of a refused form says: the problems with the whole hand, or which entries to fix."""
         if self.errors or not self.has_errors:
             return self.errors
-        places = [
-            f"{side_name}: {field.label.text}"
+        places: list[str] = [
+            Message("{side}: {label}", side=side_name, label=field.label.text)
             for side_name, side in zip((s.name for s in self.table.sides), self.sides, strict=False)
             for field in side
             if field.errors
         ]
         if self.perfect_cut.errors:
-            places.append("Perfect cut")
-        return [f"Check the entries marked in red below ({'; '.join(places)})."]
+            places.append(rules.FIELD_LABELS["perfect_cut"])
+        # Each place said in the page's language (web.translated puts a Message value in translated).
+        joined = Message(
+            PLACES_APART.join(f"{{p{n}}}" for n in range(len(places))), **{f"p{n}": p for n, p in enumerate(places)}
+        )
+        return [Message("Check the entries marked in red below ({places}).", places=joined)]
 
     def in_question(self, side_index: int) -> bool:
         """Whether a problem is marked on this side's entries (its figures can't be told until it is fixed)."""
