@@ -24,11 +24,11 @@ MOST_POINTS = 100_000  # any value, target or band over this is absurd
 
 # Groups of the new-game page, in its order: (key, title).
 GROUPS = (
-    ("threes", "3s"),
-    ("canastas", "Canastas"),
-    ("going_out", "Going out"),
-    ("penalties", "Penalties"),
-    ("end_of_game", "End of game"),
+    ("threes", Message("3s")),
+    ("canastas", Message("Canastas")),
+    ("going_out", Message("Going out")),
+    ("penalties", Message("Penalties")),
+    ("end_of_game", Message("End of game")),
 )
 
 
