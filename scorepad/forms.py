@@ -22,8 +22,10 @@ from wtforms.validators import NumberRange, Optional, StopValidation
 
 from . import document, rules
 from .rules import Problem
+from .rules.errors import Message, Points
 
-SUMMARY = "Check the entries marked in red below."
+SUMMARY = Message("Check the entries marked in red below.")
+PLACES_APART = "; "  # between the places named in "Check the entries marked in red below (...)"
 MINUS = "\u2212"  # the minus sign a card player writes, not a hyphen
 
 # (kind, label, points): the rows of the counting grid
@@ -166,16 +168,16 @@ class SideForm(Form):
 
     # The entries' numbers and switches are added below from the rules' own fields and labels.
     special_hand = SelectField(
-        rules.FIELD_LABELS["special_hand"], choices=choices([("", "None")]), default="", validate_choice=False
+        rules.FIELD_LABELS["special_hand"], choices=choices([("", Message("None"))]), default="", validate_choice=False
     )
     wild_canasta = SelectField(
         rules.FIELD_LABELS["wild_canasta"],
-        choices=choices([("", "None")] + list(rules.WILD_CANASTA_NAMES.items())),
+        choices=choices([("", Message("None"))] + list(rules.WILD_CANASTA_NAMES.items())),
         default="",
     )
     has_melded = SelectField(
         rules.FIELD_LABELS["has_melded"],
-        choices=choices([("", "Judge from the count"), ("yes", "Yes"), ("no", "No")]),
+        choices=choices([("", Message("Judge from the count")), ("yes", Message("Yes")), ("no", Message("No"))]),
         default="",
     )
     count_mode = RadioField(
@@ -303,13 +305,23 @@ class HandForm:
             formdata = with_picks(formdata)
         self.cutter_side = table.cutter_side(hand_index)
         hand_choices = choices(
-            [("", "None")]
-            + [(key, f"{rules.special_hand_name(key)} ({points:,})") for key, points in game_rules.special_hands]
+            [("", Message("None"))]
+            + [
+                (key, Message("{name} ({points:,})", name=rules.special_hand_name(key), points=points))
+                for key, points in game_rules.special_hands
+            ]
         )
         wild_choices = choices(
-            [("", "None")]
+            [("", Message("None"))]
             + [
-                (kind, f"{rules.WILD_CANASTA_NAMES[kind]} ({game_rules.values.wild_canasta(kind):,})")
+                (
+                    kind,
+                    Message(
+                        "{name} ({points:,})",
+                        name=rules.WILD_CANASTA_NAMES[kind],
+                        points=game_rules.values.wild_canasta(kind),
+                    ),
+                )
                 for kind in rules.WILD_CANASTA_KINDS
                 if game_rules.values.wild_canasta(kind)
             ]
@@ -398,9 +410,10 @@ class HandForm:
         worth = value.sign * getattr(self.rules.values, value.key) if value else 0
         if not worth:
             return ""
-        each = " each" if name in rules.INT_FIELDS else ""
         sign = "+" if worth > 0 else MINUS
-        return f"({sign}{abs(worth):,}{each})"
+        if name in rules.INT_FIELDS:
+            return Message("({sign}{worth:,} each)", sign=sign, worth=abs(worth))
+        return Message("({sign}{worth:,})", sign=sign, worth=abs(worth))
 
     def limit(self, side_index: int, name: str) -> int | None:
         """The most a stepper may show: 3s of a colour the pack holds, dirty players the side has."""
@@ -417,16 +430,20 @@ class HandForm:
             if field.type == "SelectField":
                 if field.data:
                     chosen = {c.value: c.label for c in field.choices}.get(field.data, field.data)
-                    said.append(chosen if field.short_name != "has_melded" else f"{field.label.text}: {chosen}")
+                    said.append(
+                        chosen
+                        if field.short_name != "has_melded"
+                        else Message("{label}: {value}", label=field.label.text, value=chosen)
+                    )
             elif field.type == "BooleanField":
                 if field.data:
                     said.append(field.label.text)
             elif field.short_name == "reported_base":
                 if field.data is not None:
                     base = signed(field.data, side.reported_base_sign.data)
-                    said.append(f"{field.label.text}: {MINUS if base < 0 else ''}{abs(base):,}")
+                    said.append(Message("{label}: {value}", label=field.label.text, value=Points(base)))
             elif field.data:
-                said.append(f"{field.label.text}: {field.data}")
+                said.append(Message("{label}: {value}", label=field.label.text, value=field.data))
         if side_index == self.cutter_side and self.perfect_cut.data and self.rules.perfect_cut:
             said.append(self.perfect_cut.label.text)
         return said
@@ -471,15 +488,19 @@ class HandForm:
         """What the top of a refused form says: the problems with the whole hand, or which entries to fix."""
         if self.errors or not self.has_errors:
             return self.errors
-        places = [
-            f"{side_name}: {field.label.text}"
+        places: list[str] = [
+            Message("{side}: {label}", side=side_name, label=field.label.text)
             for side_name, side in zip((s.name for s in self.table.sides), self.sides, strict=False)
             for field in side
             if field.errors
         ]
         if self.perfect_cut.errors:
-            places.append("Perfect cut")
-        return [f"Check the entries marked in red below ({'; '.join(places)})."]
+            places.append(rules.FIELD_LABELS["perfect_cut"])
+        # Each place said in the page's language (web.translated puts a Message value in translated).
+        joined = Message(
+            PLACES_APART.join(f"{{p{n}}}" for n in range(len(places))), **{f"p{n}": p for n, p in enumerate(places)}
+        )
+        return [Message("Check the entries marked in red below ({places}).", places=joined)]
 
     def in_question(self, side_index: int) -> bool:
         """Whether a problem is marked on this side's entries (its figures can't be told until it is fixed)."""
@@ -494,78 +515,97 @@ class HandForm:
 # --- A new game --------------------------------------------------------------------
 
 TABLE_CHOICES = choices(
-    [("4", "Two partnerships (4 players)"), ("2", "Two players"), ("6", "Three partnerships (6 players, classic only)")]
+    [
+        ("4", Message("Two partnerships (4 players)")),
+        ("2", Message("Two players")),
+        ("6", Message("Three partnerships (6 players, classic only)")),
+    ]
 )
 DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
 TIE_CHOICES = choices(
-    [("play_on", "Play another hand"), ("shared", "Share the win"), ("went_out", "The side that went out wins")]
+    [
+        ("play_on", Message("Play another hand")),
+        ("shared", Message("Share the win")),
+        ("went_out", Message("The side that went out wins")),
+    ]
 )
 COUNT_WITHOUT_CANASTA_CHOICES = choices(
-    [("negative", "Every card counts against it"), ("melded_minus_hand", "Melded minus in hand, as usual")]
+    [
+        ("negative", Message("Every card counts against it")),
+        ("melded_minus_hand", Message("Melded minus in hand, as usual")),
+    ]
 )
 MOST_BANDS = 5  # rows of the Minimum Count table the page offers
 THREES_LABELS = (
-    "No 3s of a colour",
-    "One 3 of a colour",
-    "Two 3s of a colour",
-    "Three 3s of a colour",
-    "All four 3s of a colour",
+    Message("No 3s of a colour"),
+    Message("One 3 of a colour"),
+    Message("Two 3s of a colour"),
+    Message("Three 3s of a colour"),
+    Message("All four 3s of a colour"),
 )
 
 # What each table rule means, in a short line under its field: each value's hint is the catalogue's.
 RULE_HINTS = {
     **{f"value_{value.key}": value.hint for value in rules.CATALOGUE},
-    "canastas_to_go_out": "Closed canastas a side needs before it may go out.",
-    "all_eight_threes": "All four red and all four black 3s together. 0: each colour counts on its own.",
-    "red_each": "A red 3 put down: for a side that melded, against one that didn't.",
-    "red_all_four": "All four red 3s (two decks) score this instead.",
-    "red_five": "Five red 3s (three decks) score this instead.",
-    "red_six": "All six red 3s (three decks) score this instead.",
-    "target": "The game ends when a side reaches this.",
-    "tie": "When sides end level on or above the target, or after the last hand of a fixed number.",
-    "hands_per_game": "Blank: play to the target. Club nights play 3 hands: the game ends after the last one, "
-    "or sooner when a side reaches the target, and the higher total wins.",
-    "minimum_counts_by_hand": "Blank: by the score, as the bands below say. Club nights: 125 / 155 / 180, the same "
-    "for every side; the last one stands for any later hand.",
-    "count_without_canasta": "From the counting grid. Every card against it: its melded cards are taken off "
-    "too, not added (modern). As usual: melded minus in hand, canasta or not (classic).",
+    "canastas_to_go_out": Message("Closed canastas a side needs before it may go out."),
+    "all_eight_threes": Message("All four red and all four black 3s together. 0: each colour counts on its own."),
+    "red_each": Message("A red 3 put down: for a side that melded, against one that didn't."),
+    "red_all_four": Message("All four red 3s (two decks) score this instead."),
+    "red_five": Message("Five red 3s (three decks) score this instead."),
+    "red_six": Message("All six red 3s (three decks) score this instead."),
+    "target": Message("The game ends when a side reaches this."),
+    "tie": Message("When sides end level on or above the target, or after the last hand of a fixed number."),
+    "hands_per_game": Message(
+        "Blank: play to the target. Club nights play 3 hands: the game ends after the last one, "
+        "or sooner when a side reaches the target, and the higher total wins."
+    ),
+    "minimum_counts_by_hand": Message(
+        "Blank: by the score, as the bands below say. Club nights: 125 / 155 / 180, the same "
+        "for every side; the last one stands for any later hand."
+    ),
+    "count_without_canasta": Message(
+        "From the counting grid. Every card against it: its melded cards are taken off "
+        "too, not added (modern). As usual: melded minus in hand, canasta or not (classic)."
+    ),
 }
 
 
 class NewGameForm(Form):
     """Preset, table, players, first dealer and the table rules of a new game."""
 
-    preset = RadioField("Rules", choices=choices((key, p.name) for key, p in rules.PRESETS.items()), default="modern")
-    players = RadioField("Players", choices=TABLE_CHOICES, default="4")
-    side0_name = StringField("Side 1 name", default="Us")
-    side1_name = StringField("Side 2 name", default="Them")
-    side2_name = StringField("Side 3 name", default="Others")
-    player0_0 = StringField("Player 1 of side 1")
-    player0_1 = StringField("Player 2 of side 1")
-    player1_0 = StringField("Player 1 of side 2")
-    player1_1 = StringField("Player 2 of side 2")
-    player2_0 = StringField("Player 1 of side 3")
-    player2_1 = StringField("Player 2 of side 3")
-    first_dealer = SelectField("First dealer", coerce=int, default=0, validate_choice=False)
-    target = WholeNumber("Points to win", minimum=5)
-    tie = SelectField("When sides tie", choices=TIE_CHOICES, default=None)
-    # A game of a fixed number of hands (club nights): blank plays to the target, and the bands.
-    hands_per_game = WholeNumber("Number of hands", minimum=None, example="3")
-    minimum_counts_by_hand = MinimumCountsByHand("Minimum Counts by hand")
-    count_without_canasta = SelectField(
-        "The Count of a side with no canasta", choices=COUNT_WITHOUT_CANASTA_CHOICES, default=None
+    preset = RadioField(
+        Message("Rules"), choices=choices((key, p.name) for key, p in rules.PRESETS.items()), default="modern"
     )
-    canastas_to_go_out = WholeNumber("Canastas needed to go out", minimum=None, example="2")
-    all_eight_threes = WholeNumber("All eight 3s", minimum=None, example="3000")
-    wipeout = BooleanField("Wipeout: a special hand leaves the other side 0")
-    perfect_cut = BooleanField("Perfect cut bonus for the cutter's side")
+    players = RadioField(Message("Players"), choices=TABLE_CHOICES, default="4")
+    side0_name = StringField(Message("Side 1 name"), default="Us")
+    side1_name = StringField(Message("Side 2 name"), default="Them")
+    side2_name = StringField(Message("Side 3 name"), default="Others")
+    player0_0 = StringField(Message("Player 1 of side 1"))
+    player0_1 = StringField(Message("Player 2 of side 1"))
+    player1_0 = StringField(Message("Player 1 of side 2"))
+    player1_1 = StringField(Message("Player 2 of side 2"))
+    player2_0 = StringField(Message("Player 1 of side 3"))
+    player2_1 = StringField(Message("Player 2 of side 3"))
+    first_dealer = SelectField(Message("First dealer"), coerce=int, default=0, validate_choice=False)
+    target = WholeNumber(Message("Points to win"), minimum=5)
+    tie = SelectField(Message("When sides tie"), choices=TIE_CHOICES, default=None)
+    # A game of a fixed number of hands (club nights): blank plays to the target, and the bands.
+    hands_per_game = WholeNumber(Message("Number of hands"), minimum=None, example="3")
+    minimum_counts_by_hand = MinimumCountsByHand(Message("Minimum Counts by hand"))
+    count_without_canasta = SelectField(
+        Message("The Count of a side with no canasta"), choices=COUNT_WITHOUT_CANASTA_CHOICES, default=None
+    )
+    canastas_to_go_out = WholeNumber(Message("Canastas needed to go out"), minimum=None, example="2")
+    all_eight_threes = WholeNumber(Message("All eight 3s"), minimum=None, example="3000")
+    wipeout = BooleanField(Message("Wipeout: a special hand leaves the other side 0"))
+    perfect_cut = BooleanField(Message("Perfect cut bonus for the cutter's side"))
     # Rules saved on this phone (rulesets.py): the set to start from, and the name to save the rules under.
-    rule_set = SelectField("Or start from rules saved on this phone", default="", validate_choice=False)
-    rule_set_name = StringField("Save these rules as")
+    rule_set = SelectField(Message("Or start from rules saved on this phone"), default="", validate_choice=False)
+    rule_set_name = StringField(Message("Save these rules as"))
     # A game moved in from paper mid-way: each side's total so far (blank: 0).
-    brought_forward0 = WholeNumber("Side 1's total brought forward", minimum=None, example="3000")
-    brought_forward1 = WholeNumber("Side 2's total brought forward", minimum=None, example="1500")
-    brought_forward2 = WholeNumber("Side 3's total brought forward", minimum=None, example="1500")
+    brought_forward0 = WholeNumber(Message("Side 1's total brought forward"), minimum=None, example="3000")
+    brought_forward1 = WholeNumber(Message("Side 2's total brought forward"), minimum=None, example="1500")
+    brought_forward2 = WholeNumber(Message("Side 3's total brought forward"), minimum=None, example="1500")
 
     def brought_forward_fields(self) -> list:
         """The totals brought forward from paper, one field for each side at the chosen table."""
@@ -782,7 +822,11 @@ class NewGameForm(Form):
 
 for _key in rules.SPECIAL_HAND_NAMES:
     setattr(NewGameForm, f"hand_{_key}", BooleanField(rules.SPECIAL_HAND_NAMES[_key]))
-    setattr(NewGameForm, f"hand_{_key}_points", WholeNumber(f"{rules.SPECIAL_HAND_NAMES[_key]} points", minimum=5))
+    setattr(
+        NewGameForm,
+        f"hand_{_key}_points",
+        WholeNumber(Message("{name} points", name=rules.SPECIAL_HAND_NAMES[_key]), minimum=5),
+    )
 for _key in rules.VALUE_KEYS:
     setattr(NewGameForm, f"value_{_key}", WholeNumber(rules.VALUE_LABELS[_key], minimum=None, example="500"))
 for _key in rules.RED_THREE_KEYS:
@@ -792,13 +836,17 @@ for _n, _label in enumerate(THREES_LABELS):
 for _i in range(MOST_BANDS):
     if _i:
         setattr(
-            NewGameForm, f"band{_i}_from", WholeNumber(f"Band {_i + 1}: from this score", minimum=None, example="3000")
+            NewGameForm,
+            f"band{_i}_from",
+            WholeNumber(Message("Band {number}: from this score", number=_i + 1), minimum=None, example="3000"),
         )
     setattr(
         NewGameForm,
         f"band{_i}_minimum",
         WholeNumber(
-            f"Band {_i + 1}: Minimum Count" if _i else "Band 1 (any lower score): Minimum Count",
+            Message("Band {number}: Minimum Count", number=_i + 1)
+            if _i
+            else Message("Band 1 (any lower score): Minimum Count"),
             minimum=None,
             example="125",
         ),

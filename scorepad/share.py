@@ -18,7 +18,8 @@ from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
 
 from . import delivery, event_store, rules, store
-from .web import load_or_404, points, render, scoresheet_context
+from .rules.errors import Message
+from .web import load_or_404, points, render, scoresheet_context, translated
 
 bp = Blueprint("share", __name__)
 
@@ -338,7 +339,12 @@ def export_json(game_id: str) -> ResponseReturnValue:
 # those its rules have. The Count is a figure of its own, with where it came from; the counting grid follows,
 # a column per row of the grid, melded then in hand, in a game where the grid was used.
 CSV_ENTRY_FIELDS = tuple(name for name in rules.SIDE_FIELDS if name not in ("count", "cards", "reported_base"))
-CSV_FIGURES = (("base", "Base"), ("count", "Count"), ("total", "Hand total"), ("cumulative", "Running total"))
+CSV_FIGURES = (
+    ("base", Message("Base")),
+    ("count", Message("Count")),
+    ("total", Message("Hand total")),
+    ("cumulative", Message("Running total")),
+)
 # A cell a spreadsheet would run as a formula (OWASP's CSV injection list): shown as text instead.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -391,14 +397,18 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
     # Modern: black 3s are never cards of the grid (rules.py refuses them there).
     kinds = [kind for kind in rules.CARD_KINDS if kind != "black_threes" or not game_rules.modern]
     grid = any(entry.cards is not None for entry in entries)
-    header: list[object] = ["Hand", "Dealer", "Side", "Players"]
+    header: list[object] = [Message("Hand"), Message("Dealer"), Message("Side"), Message("Players")]
     header += [rules.FIELD_LABELS[name] for name in fields]
     if grid:
-        header += [f"{where}: {rules.CARD_LABELS[kind]}" for where in ("Melded", "In hand") for kind in kinds]
-    header += ["Count from"] + [label for _, label in CSV_FIGURES]
+        header += [
+            Message("{where}: {kind}", where=where, kind=rules.CARD_LABELS[kind])
+            for where in (Message("Melded"), Message("In hand"))
+            for kind in kinds
+        ]
+    header += [Message("Count from")] + [label for _, label in CSV_FIGURES]
     notes = bool(game.hand_notes)
     if notes:
-        header.append("Note")
+        header.append(Message("Note"))
     rows: list[list[object]] = [header]
     # A game moved in from paper: a line per side before hand 1, its total brought forward as its running total.
     for side, total in zip(table.sides, table.brought_forward, strict=False):
@@ -429,9 +439,21 @@ def facts_rows(stored: store.Stored) -> list[list[object]]:
     title = " v ".join(side.name for side in game.table.sides)
     winner = _winner(stored)
     carried = game.table.brought_forward
-    header: list[object] = ["Game", "Started (UTC)", "Rules", "Playing to", "Hands", "Side", "Players", "Total"]
+    header: list[object] = [
+        Message("Game"),
+        Message("Started (UTC)"),
+        Message("Rules"),
+        Message("Playing to"),
+        Message("Hands"),
+        Message("Side"),
+        Message("Players"),
+        Message("Total"),
+    ]
     rows: list[list[object]] = [
-        header + ["Winner"] + (["Brought forward"] if carried else []) + (["Note"] if game.note else [])
+        header
+        + [Message("Winner")]
+        + ([Message("Brought forward")] if carried else [])
+        + ([Message("Note")] if game.note else [])
     ]
     for i, (side, total) in enumerate(zip(game.table.sides, score.totals, strict=True)):
         rows.append(
@@ -457,8 +479,9 @@ def _csv_file(rows: list[list[object]], filename: str) -> Response:
     Numbers take it too), and lines ending CRLF as RFC 4180 says."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for row in rows:
-        writer.writerow([spreadsheet_text(cell) for cell in row])
+    for n, row in enumerate(rows):
+        # The headings in the page's language (docs/i18n.md); the figures stay plain integers.
+        writer.writerow([spreadsheet_text(translated(cell) if n == 0 else cell) for cell in row])
     return Response(
         "\ufeff" + out.getvalue(),
         mimetype="text/csv",

@@ -221,6 +221,7 @@ def init_app(app: Flask) -> None:
     app.after_request(vary_by_language)
     app.jinja_env.finalize = translated
     app.add_template_filter(points, "points")
+    app.add_template_filter(translated, "translated")
     app.add_template_global(error_name, "error_name")
     app.add_template_filter(day, "day")
     app.add_template_global(rules.special_hand_name, "special_hand_name")

@@ -17,17 +17,18 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .entries import CARD_LABELS, CARD_POINTS, FIELD_LABELS, Pack, SideEntry
+from .errors import Message
 
 PRESET_KEYS = ("modern", "cla", "wca", "classic")
 MOST_POINTS = 100_000  # any value, target or band over this is absurd
 
 # Groups of the new-game page, in its order: (key, title).
 GROUPS = (
-    ("threes", "3s"),
-    ("canastas", "Canastas"),
-    ("going_out", "Going out"),
-    ("penalties", "Penalties"),
-    ("end_of_game", "End of game"),
+    ("threes", Message("3s")),
+    ("canastas", Message("Canastas")),
+    ("going_out", Message("Going out")),
+    ("penalties", Message("Penalties")),
+    ("end_of_game", Message("End of game")),
 )
 
 
@@ -339,25 +340,25 @@ def phone_json() -> dict[str, Any]:
 
 WILD_CANASTA_KINDS = ("deuces", "jokers", "mixed")
 WILD_CANASTA_NAMES = {
-    "deuces": "seven 2s",
-    "jokers": "four jokers and three 2s",
-    "mixed": "other wild mix",
+    "deuces": Message("seven 2s"),
+    "jokers": Message("four jokers and three 2s"),
+    "mixed": Message("other wild mix"),
 }
 
 SPECIAL_HAND_NAMES = {
-    "straight": "Straight (A to K plus a joker)",
-    "pairs": "Seven pairs",
-    "wild_pairs": "Wild pairs",
-    "miami_pairs": "Miami pairs",
-    "pungs_kongs": "Pungs and kongs (4-4-3-3)",
-    "zip_code": "Zip code (2-2-3-3-4)",
-    "blast_off": "Blast off (5-4-3-2)",
-    "triples": "Triples (3-3-3-3-2)",
-    "quads": "Quads (4-4-4-2)",
-    "dream_4": "Dream hand (5-5-4)",
-    "dream_5": "Dream hand (5-4-5 with wilds)",
-    "dream_545": "Dream 5-4-5 (natural)",
-    "deuce_pairs": "Deuce pairs",
+    "straight": Message("Straight (A to K plus a joker)"),
+    "pairs": Message("Seven pairs"),
+    "wild_pairs": Message("Wild pairs"),
+    "miami_pairs": Message("Miami pairs"),
+    "pungs_kongs": Message("Pungs and kongs (4-4-3-3)"),
+    "zip_code": Message("Zip code (2-2-3-3-4)"),
+    "blast_off": Message("Blast off (5-4-3-2)"),
+    "triples": Message("Triples (3-3-3-3-2)"),
+    "quads": Message("Quads (4-4-4-2)"),
+    "dream_4": Message("Dream hand (5-5-4)"),
+    "dream_5": Message("Dream hand (5-4-5 with wilds)"),
+    "dream_545": Message("Dream 5-4-5 (natural)"),
+    "deuce_pairs": Message("Deuce pairs"),
 }
 
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .errors import Message
+
 CARD_POINTS = {"jokers": 50, "deuces": 20, "aces": 20, "high": 10, "low": 5, "black_threes": 5}
 # The rows of the counting grid, as the sheet labels them.
 CARD_LABELS = {
-    "jokers": "Jokers",
-    "deuces": "2s",
-    "aces": "Aces",
-    "high": "8 to K",
-    "low": "4 to 7",
-    "black_threes": "Black 3s",
+    "jokers": Message("Jokers"),
+    "deuces": Message("2s"),
+    "aces": Message("Aces"),
+    "high": Message("8 to K"),
+    "low": Message("4 to 7"),
+    "black_threes": Message("Black 3s"),
 }
 
 
@@ -146,31 +148,31 @@ FIGURE_FIELDS = ("reported_base", "count")
 WITH_REPORTED_BASE = ("reported_base", "count", "cards")
 
 FIELD_LABELS = {
-    "red_threes": "Red 3s",
-    "black_threes": "Black 3s",
-    "natural_canastas": "Natural canastas",
-    "mixed_canastas": "Mixed canastas",
-    "sevens_canasta": "Sevens canasta",
-    "aces_canasta": "Pure aces canasta",
-    "wild_canasta": "Wild-card canasta",
-    "incomplete_sevens": "Unfinished sevens",
-    "incomplete_aces": "Unfinished aces",
-    "incomplete_wild": "Unfinished wild cards",
-    "dirty_sevens": "Players dirty with 7s",
-    "dirty_aces": "Players dirty with aces",
-    "threes_in_hand": "3s left in hand",
-    "last_draw_three": "One was the last card of the stock",
-    "went_out": "Went out",
-    "concealed": "Concealed (all in one turn)",
-    "perfect_cut": "Perfect cut",
-    "special_hand": "Special hand",
-    "has_melded": "Melded this hand",
-    "red_threes_in_hand": "Red 3s left in hand",
-    "failed_go_out_asks": "Asked to go out, then didn't",
-    "failed_pile_takes": "Took the pile, couldn't use the top card",
-    "count": "Count",
-    "cards": "Counting grid",
-    "reported_base": "Base as reported",
+    "red_threes": Message("Red 3s"),
+    "black_threes": Message("Black 3s"),
+    "natural_canastas": Message("Natural canastas"),
+    "mixed_canastas": Message("Mixed canastas"),
+    "sevens_canasta": Message("Sevens canasta"),
+    "aces_canasta": Message("Pure aces canasta"),
+    "wild_canasta": Message("Wild-card canasta"),
+    "incomplete_sevens": Message("Unfinished sevens"),
+    "incomplete_aces": Message("Unfinished aces"),
+    "incomplete_wild": Message("Unfinished wild cards"),
+    "dirty_sevens": Message("Players dirty with 7s"),
+    "dirty_aces": Message("Players dirty with aces"),
+    "threes_in_hand": Message("3s left in hand"),
+    "last_draw_three": Message("One was the last card of the stock"),
+    "went_out": Message("Went out"),
+    "concealed": Message("Concealed (all in one turn)"),
+    "perfect_cut": Message("Perfect cut"),
+    "special_hand": Message("Special hand"),
+    "has_melded": Message("Melded this hand"),
+    "red_threes_in_hand": Message("Red 3s left in hand"),
+    "failed_go_out_asks": Message("Asked to go out, then didn't"),
+    "failed_pile_takes": Message("Took the pile, couldn't use the top card"),
+    "count": Message("Count"),
+    "cards": Message("Counting grid"),
+    "reported_base": Message("Base as reported"),
 }
 
 
