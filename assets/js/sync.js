@@ -183,10 +183,11 @@ navigator.serviceWorker?.addEventListener("message", (event) => {
 });
 
 // --- When to send --------------------------------------------------------------------------
-// After a sync the server's figures replace the provisional ones: the scoresheet is loaded again.
+// After a sync the server's figures replace the provisional ones: the scoresheet is loaded again (with the next
+// hand's form at its foot, games/show.html; never the hand page itself, which would lose what is being typed).
 function afterSync(appliedAny) {
-  const game = pageGame();
-  if (game && !$("form.hand-form") && touched[game.id] && (appliedAny || servedCopy())) location.reload();
+  const game = pageGame(), handPage = $("form.hand-form") && !byId("scoresheet");
+  if (game && !handPage && touched[game.id] && (appliedAny || servedCopy())) location.reload();
   return appliedAny;
 }
 export function start() {
