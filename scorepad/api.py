@@ -136,17 +136,6 @@ def _json_body() -> Any:
     return document.load_json(request.get_data())
 
 
-def links(game_id: str, token: str) -> dict:
-    """Where the game can be seen, kept and exported."""
-    return {
-        # The key after "#": a browser never sends it to a server; the scoresheet's script claims it by POST.
-        "scoresheet": url_for("games.show", game_id=game_id, _anchor=f"key={token}", _external=True),
-        "scoreboard": url_for("share.scoreboard", game_id=game_id, _external=True),
-        "export_json": url_for("share.export_json", game_id=game_id, _external=True),
-        "export_csv": url_for("share.export_csv", game_id=game_id, _external=True),
-    }
-
-
 def _editable(game_id: str) -> store.Stored:
     """The game, if the request carries its edit token (404 before 403: no token reveals a game)."""
     stored = store.load_game(game_id)
@@ -167,7 +156,7 @@ def create_game() -> ResponseReturnValue:
     """Create a game from a document (hands may be empty); 201 with the edit token and links."""
     game = document.parse_document(_json_body())
     stored, token = store.create_game(game)
-    body = {**stored.document(), "edit_token": token, "links": links(stored.id, token)}
+    body = {**stored.document(), "edit_token": token, "links": web.game_links(stored.id, token)}
     response = jsonify(body)
     response.status_code = 201
     response.headers["Location"] = url_for("api.get_game", game_id=stored.id)

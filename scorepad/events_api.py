@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from . import delivery, document, event_service, event_store, events, security, store
+from . import delivery, document, event_service, event_store, events, security, store, web
 from .errors import error_json
 from .rules import RuleError
 
@@ -73,16 +73,6 @@ def event_links(event_id: str) -> dict[str, str]:
     }
 
 
-def game_links(game_id: str, token: str) -> dict[str, str]:
-    """A table's game's links, as POST /api/games gives them."""
-    return {
-        "scoresheet": url_for("games.show", game_id=game_id, _anchor=f"key={token}", _external=True),
-        "scoreboard": url_for("share.scoreboard", game_id=game_id, _external=True),
-        "export_json": url_for("share.export_json", game_id=game_id, _external=True),
-        "export_csv": url_for("share.export_csv", game_id=game_id, _external=True),
-    }
-
-
 def tables_json(held: event_store.StoredEvent, started: event_service.Started, round: int) -> list[dict]:
     """The new tables of a round: each one's number, pairs, game id, edit token and links."""
     seated = held.round_tables(round)
@@ -92,7 +82,7 @@ def tables_json(held: event_store.StoredEvent, started: event_service.Started, r
             "pairs": table.pairs,
             "game": stored.id,
             "edit_token": token,
-            "links": game_links(stored.id, token),
+            "links": web.game_links(stored.id, token),
         }
         for table, (stored, token) in zip(seated, started.games, strict=True)
     ]

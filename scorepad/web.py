@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
-from flask import Flask, Response, abort, make_response, redirect, render_template
+from flask import Flask, Response, abort, make_response, redirect, render_template, url_for
 from flask import request as plain_request
 from flask_babel import format_date, get_locale, gettext, lazy_gettext
 from htmx_flask import request
@@ -39,6 +39,18 @@ def render(template: str, block: str | None = None, status: int = 200, **context
 
 
 NO_SUCH_GAME = lazy_gettext("There is no game at this address. Check the link, or start a new game.")
+
+
+def game_links(game_id: str, token: str) -> dict[str, str]:
+    """Where a game can be seen, kept and exported, as the API gives it with its edit token (POST /api/games, a
+    club night's tables)."""
+    return {
+        # The key after "#": a browser never sends it to a server; the scoresheet's script claims it by POST.
+        "scoresheet": url_for("games.show", game_id=game_id, _anchor=f"key={token}", _external=True),
+        "scoreboard": url_for("share.scoreboard", game_id=game_id, _external=True),
+        "export_json": url_for("share.export_json", game_id=game_id, _external=True),
+        "export_csv": url_for("share.export_csv", game_id=game_id, _external=True),
+    }
 
 
 def load_or_404(game_id: str) -> store.Stored:
