@@ -104,8 +104,19 @@ function keepable(response) {
 {#- Stored exactly as the server sent it: a copy is marked only when it is served (keptCopy). #}
 function keepPage(request, response) {
   if (!keepable(response)) return undefined;
-  const copy = response.clone();  {#- now, before the page reads the body #}
-  return caches.open(CACHE_NAME).then((cache) => cache.put(request, copy));
+  return store(request, response.clone());  {#- cloned now, before the page reads the body #}
+}
+
+{#- Copies are written one at a time, and never over a newer one of the same game: an answer that comes in late #}
+{#- (asked for while hand 1 stood, answered after its Undo) would bring back what the scoresheet no longer has. #}
+{#- A scoresheet's ETag starts with its game's revision (W/"7-<hash>": delivery.page_tag); other pages, last in wins. #}
+let writing = Promise.resolve();
+const revision = (response) => Number((/^W\/"(\d+)-[0-9a-f]{12}"$/.exec(response?.headers.get("ETag") || "") || [])[1]);
+function store(key, response) {
+  const write = writing.then(() => caches.open(CACHE_NAME)).then((cache) => cache.match(key)
+    .then((have) => (revision(have) > revision(response) ? undefined : cache.put(key, response))));
+  writing = write.catch(() => {});
+  return write;
 }
 
 {#- The copy kept on the phone, marked as one. The page cannot learn from navigator.onLine that it is #}
@@ -166,11 +177,11 @@ self.addEventListener("message", (event) => {
   if (url.origin !== self.location.origin || !(keepsPage(url) || isStatic)) return;
   const key = isStatic ? url.href : url;
   event.waitUntil(caches.match(key)
-    {#- Scorepad-Keep: a copy for offline, not a visit (the server leaves the phone's Undo alone and shows none). #}
+    {#- Scorepad-Keep: a copy for offline, not a visit (the server leaves the phone's Undo alone and shows none). Past #}
+    {#- the browser's own cache: a request held there makes the page's next visit to the same address wait behind it. #}
     .then((have) => (have && (event.data.ifAbsent || isStatic) ? undefined
-      : fetch(url, { credentials: "same-origin", headers: { "Scorepad-Keep": "offline" },
+      : fetch(url, { credentials: "same-origin", headers: { "Scorepad-Keep": "offline" }, cache: "no-store",
         signal: AbortSignal.timeout(KEEP_TIMEOUT_MS) })
-      .then((response) => keepable(response) &&
-        caches.open(CACHE_NAME).then((cache) => cache.put(key, response)))))
+      .then((response) => keepable(response) && store(key, response))))
     .catch(() => {}));
 });

@@ -74,3 +74,12 @@ def test_the_readme_and_the_architecture_name_every_module():
         stem = module.removesuffix("/").removesuffix(".py")
         assert re.search(rf"\b{re.escape(stem)}(\.py|/)", layout), f"README's layout does not name {module}"
         assert re.search(rf"`{re.escape(stem)}(\.py|/)", table), f"docs/architecture.md's table does not name {module}"
+
+
+def test_no_browser_test_waits_on_an_async_predicate():
+    """Playwright's wait_for_function does not await a Promise: an async predicate is truthy at once, and the wait
+    waits for nothing (a test of the copy kept for offline passed its waits before the copy came, and failed in CI
+    one run in ten). Such a wait is written `until(page, lambda: page.evaluate(...), what)`."""
+    waits = re.compile(r"wait_for_function\(\s*f?(\"\"\"|\")\s*async\b")
+    offenders = [path.name for path in sorted((ROOT / "tests" / "e2e").glob("*.py")) if waits.search(path.read_text())]
+    assert not offenders, f"wait_for_function given an async predicate in {offenders}"

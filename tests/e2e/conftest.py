@@ -111,6 +111,7 @@ class Wifi:
         self.losing: tuple[bytes, ...] = ()  # request lines ("POST /path") whose answers are lost
         self.lost: list[str] = []
         self.held: list[threading.Event] = []  # hanging: one per connection held, set when it may go on
+        self.holding: tuple[bytes, bytes, LateAnswer] | None = None  # hold_answer: the request to answer late
         threading.Thread(target=self.accept, daemon=True).start()
 
     def lose_answers(self, *requests: str) -> list[str]:
@@ -121,6 +122,15 @@ class Wifi:
             self.losing = tuple(request.encode() for request in requests)
             self.lost = []
             return self.lost
+
+    def hold_answer(self, request: str, marker: str) -> LateAnswer:
+        """The next request whose first line starts with `request` and that carries `marker` (a header's name, say)
+        reaches the server at once, and its answer is held on its way back until `late.release` is set: an answer
+        that comes in after the phone has moved on. `late.arrived` is set once the server has answered."""
+        late = LateAnswer()
+        with self.lock:
+            self.holding = (request.encode(), marker.lower().encode(), late)
+        return late
 
     def deliver_answers(self) -> None:
         """Answers reach the phone again."""
@@ -253,12 +263,16 @@ class Wifi:
                 drop(sock)
             return
         losing: list[str] = []  # the request on this connection whose answer is to be lost, if any
+        late: list[LateAnswer] = []  # the request on this connection whose answer is held (hold_answer), if any
 
         def request(data: bytes) -> bytes:
-            """A chunk from the phone: the start of a request whose answer is to be lost is noted."""
+            """A chunk from the phone: the start of a request whose answer is to be lost, or held, is noted."""
             with self.lock:
                 if data.startswith(self.losing):
                     losing.append(data.split(b"\r\n", 1)[0].decode())
+                if self.holding and data.startswith(self.holding[0]) and self.holding[1] in data.lower():
+                    late.append(self.holding[2])
+                    self.holding = None
             return data
 
         def answer(data: bytes) -> bytes:
@@ -269,10 +283,22 @@ class Wifi:
                     self.lost.append(losing[0])
                 drop(client)
                 raise OSError("answer lost")
+            if late:
+                held = late.pop()
+                held.arrived.set()
+                held.release.wait(60)
             return data
 
         for source, target, look in ((client, server, request), (server, client, answer)):
             threading.Thread(target=pump, args=(source, target, finished, look), daemon=True).start()
+
+
+class LateAnswer:
+    """An answer the Wi-Fi holds back (Wifi.hold_answer)."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()  # the server has answered; the answer waits in the relay
+        self.release = threading.Event()  # set it to let the answer go on to the phone
 
 
 def pump(source: socket.socket, target: socket.socket | None, finished, look=lambda data: data) -> None:
@@ -345,6 +371,19 @@ def until(page, condition, what: str, seconds: float = 30) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
         page.wait_for_timeout(100)
+
+
+def in_page(page, script: str, arg=None):
+    """page.evaluate, waiting out a navigation that replaces the page meanwhile (a reload after a sync): the script
+    runs again on the page that follows."""
+    for _ in range(20):
+        try:
+            return page.evaluate(script, arg)
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            page.wait_for_load_state()
+    raise AssertionError(f"the page kept navigating while {script!r} ran")
 
 
 def wait_until_kept(page, paths: list[str], seconds: float = 10) -> None:
