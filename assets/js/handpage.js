@@ -31,9 +31,26 @@ const entriesOf = (form) => [...form.elements]
 function keepDraft(form) {
   try { localStorage.setItem(draftKey(form), JSON.stringify(entriesOf(form))); } catch (e) { /* full or private */ }
 }
+// After a sync the scoresheet loads again with the game's new version (sync.js afterSync): what is being typed in
+// its next hand's form is carried over the reload (in this tab's sessionStorage), and is that form's draft again.
+const CARRIED = "scorepad-carried";
+export function carryTyping() {
+  const form = $("#next-hand form.hand-form"), entries = form && JSON.stringify(entriesOf(form));
+  if (!entries || entries === openedWith) return;
+  try { sessionStorage.setItem(CARRIED, JSON.stringify([form.getAttribute("action"), entries])); } catch (e) { /* none */ }
+}
+function carried(form) {
+  try {
+    const [action, entries] = JSON.parse(sessionStorage.getItem(CARRIED)) || [];
+    sessionStorage.removeItem(CARRIED);
+    return action === form.getAttribute("action") ? JSON.parse(entries) : null;
+  } catch (e) {
+    return null;
+  }
+}
 function restoreDraft(form) {
-  let saved;
-  try { saved = JSON.parse(localStorage.getItem(draftKey(form))); } catch (e) { /* none */ }
+  let saved = carried(form);
+  try { saved ??= JSON.parse(localStorage.getItem(draftKey(form))); } catch (e) { /* none */ }
   if (!Array.isArray(saved)) return;
   for (const field of form.elements) if (field.type === "checkbox") field.checked = false;
   for (const pair of saved) if (Array.isArray(pair)) setField(form, pair[0], pair[1]);

@@ -10,7 +10,7 @@ import {
   putItems, queuedFor,
 } from "./store.js";
 import { showOnScoresheet } from "./sheet.js";
-import { handFormShowsPlace } from "./handpage.js";
+import { carryTyping, handFormShowsPlace } from "./handpage.js";
 import { listLocalGames, showLocalGame } from "./localgame.js";
 
 export const WAIT_MS = 4000;  // the preview, Start, and Save of a stored hand (which cannot wait on the phone)
@@ -187,7 +187,10 @@ navigator.serviceWorker?.addEventListener("message", (event) => {
 // hand's form at its foot, games/show.html; never the hand page itself, which would lose what is being typed).
 function afterSync(appliedAny) {
   const game = pageGame(), handPage = $("form.hand-form") && !byId("scoresheet");
-  if (game && !handPage && touched[game.id] && (appliedAny || servedCopy())) location.reload();
+  if (game && !handPage && touched[game.id] && (appliedAny || servedCopy())) {
+    carryTyping();
+    location.reload();
+  }
   return appliedAny;
 }
 export function start() {

@@ -13,7 +13,16 @@ import re
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
-from test_offline_queue import create_game_by_api, enter, entered, figures, game_id, keep_on_the_phone, server_game
+from test_offline_queue import (
+    HAND_1,
+    create_game_by_api,
+    enter,
+    entered,
+    figures,
+    game_id,
+    keep_on_the_phone,
+    server_game,
+)
 
 from conftest import serve, start_game, wait_until_kept
 
@@ -141,7 +150,9 @@ def test_on_hanging_wifi_the_figures_show_at_once_and_a_hand_saved_waits_then_go
         "performance.timeOrigin + performance.getEntriesByType('navigation')[0].startTime"
         " - Number(sessionStorage.getItem('savedAt'))"
     )
-    assert left_after < 1000, f"Save left the form after {left_after:.0f} ms"
+    # Save waits 0.7 s for an answer, then keeps the hand; a page waits 4 s for hanging Wi-Fi before its copy. Under
+    # 2 s tells the two apart on a loaded machine (1.4 s was seen with two browsers on two cores).
+    assert left_after < 2000, f"Save left the form after {left_after:.0f} ms"
     assert figures(page, 1) == [["1,100", "150", "1,250", "1,250"], ["300", "60", "360", "360"]]
     assert indicator(page)[0] in ("waiting", "offline")
     # Sent in the background, which hangs too: after a while, no connection.
@@ -256,3 +267,33 @@ def test_a_phone_given_rights_by_the_handover_link_works_offline_at_once(
         enter_hand_1_cut_off(phone, wifi, live_server, gid)
     finally:
         other.close()
+
+
+def test_a_hand_being_typed_on_the_scoresheet_outlives_the_reload_after_a_sync(page, wifi, live_server):
+    """Hand 1 waits on the phone; hand 2 is being typed at the scoresheet's foot when the Wi-Fi comes back. The sync
+    loads the scoresheet again with the server's figures: what was typed for hand 2 is still there."""
+    start_game(page, wifi.url)
+    gid = game_id(page)
+    keep_on_the_phone(page)
+    wait_until_kept(page, [f"/games/{gid}", f"/games/{gid}/hands/new"], seconds=30)
+    wifi.cut()
+    enter(page, *HAND_1, save="Save hand 1")
+    expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
+    expect(page.locator("html")).to_have_attribute("data-served", "copy")
+    next_hand = page.locator("#next-hand")
+    expect(next_hand.locator("h2")).to_contain_text("Hand 2")
+    us = next_hand.locator('fieldset[data-side="0"]')
+    us.get_by_label("Natural canastas", exact=True).fill("1")
+    us.get_by_role("textbox", name=re.compile("^Count")).fill("-35")
+    # Us so far: 2 naturals 1,000 + out 100 + Count 150 = 1,250; hand 2: 1 natural 500, Count −35: 465; 1,715.
+    expect(page.locator('#preview tr[data-side="0"] .cumulative')).to_have_text("1,715")
+
+    wifi.restore()
+    page.evaluate("ScorepadOffline.syncNow()")
+    expect(page.locator("html")).to_have_attribute("data-served", "network", timeout=45_000)  # loaded again
+    expect(page.locator(".not-synced")).to_have_count(0)
+    assert len(entered(server_game(live_server, gid))) == 1
+    expect(page.locator("#draft-note")).to_be_visible()
+    expect(us.get_by_label("Natural canastas", exact=True)).to_have_value("1")
+    expect(us.get_by_role("textbox", name=re.compile("^Count"))).to_have_value("-35")
+    expect(page.locator('#preview tr[data-side="0"] .cumulative')).to_have_text("1,715")
