@@ -64,10 +64,11 @@ def browser_context_args(browser_context_args):
 def live_server(database_uri):
     """The app on a fresh database (tests/conftest.py), served on a free local port for the length of one test.
 
-    Save of a hand waits 4 s for the server here, not 0.7 s: on a loaded test machine this one-thread-per-request
-    server is sometimes slower than that, and a hand kept on the phone would make a test about something else
-    take another path. tests/e2e/test_bad_wifi.py serves the app as it is configured (`serve`)."""
-    yield from serve(database_uri, SAVE_ANSWER_WAIT_MS=4000)
+    Save of a hand waits 10 s for the server here, not 0.7 s: on a loaded test machine this one-thread-per-request
+    server is sometimes slower than that (4 s was passed with two browsers at work on the two cores), and a hand
+    kept on the phone would make a test about something else take another path (no Undo offered, a reload after
+    the sync). tests/e2e/test_bad_wifi.py serves the app as it is configured (`serve`)."""
+    yield from serve(database_uri, SAVE_ANSWER_WAIT_MS=10_000)
 
 
 def serve(database_uri: str, **config):
