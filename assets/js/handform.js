@@ -43,8 +43,9 @@ export function readForm(form, doc, position) {
   const read = (input, s) => {  // an input's value, or undefined when nothing is entered
     if (input.type === "checkbox") return input.checked || undefined;
     if (input.tagName === "SELECT" || input.type === "radio") return !input.value ? undefined : input.dataset.kind === "yes-no" ? input.value === "yes" : input.value;
-    // A count's number box, else the choice ticked in its row (0-4) of the same name.
-    const { value, error } = wholeNumber(input.value || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
+    // A count's number box (spaces are nothing typed, as the server reads them), else the choice ticked in its row
+    // (0-4) of the same name.
+    const { value, error } = wholeNumber(input.value.trim() || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
     const signed = input.dataset.sign;
     if (error) problems.push({ ...at, message: error });
     else if (!signed && value < 0) problems.push({ ...at, message: "Can't be less than 0." });
