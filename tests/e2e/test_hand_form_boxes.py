@@ -57,3 +57,21 @@ def test_a_steppers_plus_never_takes_a_number_typed_past_its_most_down(page: Pag
     expect(box).to_have_value("2")
     us.get_by_role("button", name="One more: Players dirty with 7s", exact=True).click()
     expect(box).to_have_value("2")  # at its most, + does nothing
+
+
+def test_every_target_on_the_hand_form_is_a_fingers_size_at_360_px(page: Page, live_server: str):
+    """The rows were drawn closer together to leave room for longer words (issue 17): no target got smaller for it.
+    Each choice of a row, chip, switch, sign, Grid, "More" and Save is at least 44 px high; a choice at least 36 px
+    wide (five of a row and the box beside it fit a 360 px phone)."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible(timeout=WAIT)
+    targets = page.evaluate("""() => [...document.querySelectorAll(
+        '.hand-form :is(.segmented span, .chip span, .switch label, .grid-toggle span, details > summary, .save-hand)')]
+        .map((target) => { const box = target.getBoundingClientRect();
+                           return {what: target.textContent.trim().slice(0, 30), height: box.height, width: box.width}; })
+        .filter((target) => target.height > 0)""")
+    assert len(targets) > 30, targets  # each side's rows, chips and switches
+    small = [t for t in targets if t["height"] < 44 - 0.5 or t["width"] < 36 - 0.5]
+    assert not small, small
