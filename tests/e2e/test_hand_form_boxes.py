@@ -69,8 +69,10 @@ def test_every_target_on_the_hand_form_is_a_fingers_size_at_360_px(page: Page, l
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible(timeout=WAIT)
     targets = page.evaluate("""() => [...document.querySelectorAll(
         '.hand-form :is(.segmented span, .chip span, .switch label, .grid-toggle span, details > summary, .save-hand)')]
-        .map((target) => { const box = target.getBoundingClientRect();
-                           return {what: target.textContent.trim().slice(0, 30), height: box.height, width: box.width}; })
+        .map((target) => {
+            const box = target.getBoundingClientRect();
+            return {what: target.textContent.trim().slice(0, 30), height: box.height, width: box.width};
+        })
         .filter((target) => target.height > 0)""")
     assert len(targets) > 30, targets  # each side's rows, chips and switches
     small = [t for t in targets if t["height"] < 44 - 0.5 or t["width"] < 36 - 0.5]
