@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
 from flask_babel import force_locale, gettext
 
-from . import rights, web
+from . import rights, rules, web
 
 bp = Blueprint("pwa", __name__)
 
@@ -146,4 +146,7 @@ def offline_game() -> str:
     IndexedDB (/offline/game#<the game's id on the phone>) until the game reaches the server. Like the new-game
     page, it gives the phone its device key before the phone can go offline (games.new_game)."""
     rights.device_hash()
-    return render_template("offline_game.html")
+    # Every special hand and wild-card canasta, as a chip: the page's script keeps a game's own.
+    return render_template(
+        "offline_game.html", special_hands=rules.SPECIAL_HAND_NAMES, wild_canastas=rules.WILD_CANASTA_NAMES
+    )

@@ -2,9 +2,10 @@
 // entered offline"): no field is named here. A side's fields are named s<side>-<field>; each input says what it is:
 //
 //   its entry's key       its name after "s<side>-", or data-key (a path: "cards.melded.aces")
-//   its kind              a checkbox is true when ticked; a select is its value when one is chosen (data-kind="yes-no":
-//                         true or false); a number is a whole number, entered when not 0, or with data-sign one that
-//                         takes its sign from the radios named <name>_sign, entered when given
+//   its kind              a checkbox is true when ticked; a row of named choices (data-choice radios) its value when one
+//                         is chosen (data-kind="yes-no": true or false); a number is a whole number, entered when not
+//                         0, or with data-sign one that takes its sign from the radios named <name>_sign, entered when
+//                         given
 //   its part (data-part)  "alone": when chosen, the side's only entry (a special hand); "instead": when given, the
 //                         side's entries are set aside (a reported Base); "count", "grid": the Count as a number or by
 //                         the counting grid, whichever the "mode" checkbox says; none: an entry
@@ -16,7 +17,7 @@ import { gameOf, signed } from "./rules.js";
 const SIDE = /^s(\d+)-/;
 export const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
 const partOf = (input) => input.dataset.part || "";
-// A radio is read only when chosen and one of a row of named choices (data-choice, a special hand), like a select.
+// A radio is read only when chosen and one of a row of named choices (data-choice: a special hand, a wild-card canasta).
 const sideInputs = (form, s) => [...form.elements].filter((input) => input.name?.startsWith("s" + s + "-") &&
   (input.type !== "radio" || input.checked && input.dataset.choice));
 const signOf = (form, input) => form.elements.namedItem(input.name + "_sign");
@@ -42,9 +43,10 @@ export function readForm(form, doc, position) {
   const problems = [];
   const read = (input, s) => {  // an input's value, or undefined when nothing is entered
     if (input.type === "checkbox") return input.checked || undefined;
-    if (input.tagName === "SELECT" || input.type === "radio") return !input.value ? undefined : input.dataset.kind === "yes-no" ? input.value === "yes" : input.value;
-    // A count's number box, else the choice ticked in its row (0-4) of the same name.
-    const { value, error } = wholeNumber(input.value || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
+    if (input.type === "radio") return !input.value ? undefined : input.dataset.kind === "yes-no" ? input.value === "yes" : input.value;
+    // A count's number box (spaces are nothing typed, as the server reads them), else the choice ticked in its row
+    // (0-4) of the same name.
+    const { value, error } = wholeNumber(input.value.trim() || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
     const signed = input.dataset.sign;
     if (error) problems.push({ ...at, message: error });
     else if (!signed && value < 0) problems.push({ ...at, message: "Can't be less than 0." });
@@ -164,20 +166,17 @@ export function showProblems(form, problems, quiet) {
 }
 
 // What is set under each side's "More", in words beside it, as the server says it: nothing set is out of sight. Each
-// entry by its label (without its hint), a choice by the option chosen (a yes-or-no one after its label too), a
-// number with its sign by its figure.
+// entry by its label (without its hint), a number with its sign by its figure (the rows of named choices are never
+// under "More").
 export function summarize(form) {
   for (const more of $$("details.more", form)) {
     const said = [];
-    for (const input of $$("input:not([type=radio]), select", more)) {
+    for (const input of $$("input:not([type=radio])", more)) {
       const label = $(`label[for='${input.id}']`, more)?.cloneNode(true), value = input.value.trim();
       label?.querySelectorAll("small").forEach((hint) => hint.remove());
       const name = label?.textContent.trim();
       if (input.type === "checkbox") {
         if (input.checked) said.push(name);
-      } else if (input.tagName === "SELECT") {
-        const chosen = input.selectedOptions[0].text;
-        if (value) said.push(input.dataset.kind === "yes-no" ? name + ": " + chosen : chosen);
       } else if (input.dataset.sign) {
         const number = wholeNumber(value).value;
         if (number != null) said.push(name + ": " + signed(signOf(form, input)?.value === "-" ? -number : number));

@@ -1,15 +1,15 @@
 // Quicker input on a phone, on every form: steppers, digits only, and nothing hidden under the hand form's bar.
 import { $, byId, inside, on } from "./dom.js";
 
-// Steppers: the - and + buttons beside a number change it by one, within its data-min and
-// data-max, and fire "input" so the live preview follows.
+// Steppers: the - and + buttons beside a number (a count: 0 or more) change it by one, up to its
+// data-max, and fire "input" so the live preview follows. A step never goes the other way: + on a
+// number typed past the most (5 red 3s of four) leaves it as typed, for its message to be read.
 on("click", (event) => {
   const button = inside(event, "button.step");
   const input = button && byId(button.dataset.for);
   if (!input) return;
-  const { min, max } = input.dataset;
-  const value = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
-  input.value = Math.min(max === undefined ? Infinity : +max, Math.max(min === undefined ? -Infinity : +min, value));
+  const now = parseInt(input.value, 10) || 0, step = +button.dataset.step;
+  input.value = Math[step > 0 ? "max" : "min"](now, Math.min(+input.dataset.max || Infinity, Math.max(0, now + step)));
   input.dispatchEvent(new Event("input", { bubbles: true }));
   keepAboveTheBar(button);
 });

@@ -2,7 +2,7 @@
 // IndexedDB with figures from scoreGame until the game reaches the server; and the home page's list of such games
 // (docs/architecture.md, "Games started offline").
 import { $, $$, byId, copyOf, el, inside, now, on, plural } from "./dom.js";
-import { WILD, gameOf, has, points, scoreGame, signed, specialHandName } from "./rules.js";
+import { gameOf, has, points, scoreGame, signed } from "./rules.js";
 import {
   allKeptGames, allQueued, getItem, keptGame, localShellUrl, newItem, playerOfSeat, putItem, queuedFor, sideNames,
   withHands,
@@ -26,23 +26,21 @@ function hintOf(doc, input) {
 }
 // The hand form's side panels, drawn by the server for up to three sides with every entry a game can have
 // (templates/offline_game.html, <template id="offline-hand-fields">): this game's sides, named, and only the
-// entries its rules give a value (rules.js has, as HandForm.shown), each with what it is worth, and the game's
-// own special hands and wild-card canastas, by name and value.
+// entries its rules give a value (rules.js has, as HandForm.shown), each with what it is worth, and of the chips of
+// every special hand and wild-card canasta, the game's own, each with its value.
 function handFields(doc) {
   const fields = copyOf("offline-hand-fields"), rules = doc.rules, game = gameOf(doc);
-  const wild = Object.fromEntries(Object.keys(WILD).map((kind) => [kind, rules.values["wild_canasta_" + kind]]));
-  const options = (name, values, keys) =>  // each of `keys` by its name, with its value
-    keys.map((key) => new Option(name(key) + " (" + signed(values[key]) + ")", key));
   $$(".side-panel", fields).forEach((panel, s) => {
     const side = doc.sides[s];
     if (!side) return panel.remove();
     $$(".side-name", panel).forEach((slot) => { slot.textContent = side.name; });
     $(".sign", panel).setAttribute("aria-label", side.name + ": plus or minus");
-    $(".special-hand-choice", panel).append(...options(specialHandName, rules.special_hands,
-      Object.keys(rules.special_hands)));
-    $(`[name='s${s}-wild_canasta']`, panel).append(...options((kind) => WILD[kind], wild,
-      Object.keys(WILD).filter((kind) => wild[kind] > 0)));
   });
+  for (const chip of $$("[data-choice]:not([value=''],[data-kind])", fields)) {
+    const worth = chip.dataset.part ? rules.special_hands[chip.value] : rules.values["wild_canasta_" + chip.value];
+    if (worth > 0) chip.nextElementSibling.append(" (" + points(worth) + ")");
+    else chip.parentNode.remove();
+  }
   for (const input of $$("[name]", fields)) {  // each field's name is its id: "s0-dirty_sevens", "perfect_cut"
     const hint = $(`[for='${input.name}'] small`, fields);
     if (!has(game, keyOf(input))) input.closest(".field")?.remove();

@@ -84,7 +84,16 @@ def test_a_game_started_offline_takes_the_rare_entries_under_more(page, wifi, li
     expect(us.get_by_label("Sevens canasta (+2,500)")).to_be_visible()  # an everyday switch, as on the form online
     expect(more.get_by_label("Sevens canasta (+2,500)")).to_have_count(0)
     expect(more.get_by_label("Players dirty with 7s (\u22121,500 each)")).to_be_visible()
-    expect(more.get_by_label("Wild-card canasta")).to_be_visible()
+    # The wild-card canastas and the special hands: one tap each, where they are shown (as on the form online), each
+    # with what it is worth in this game (modern: seven 2s 3,000; Seven pairs 2,500; no Miami pairs).
+    wild = us.get_by_role("radiogroup", name="Wild-card canasta")
+    expect(wild).to_be_visible()
+    expect(more.get_by_role("radiogroup")).to_have_count(0)
+    expect(wild.get_by_role("radio")).to_have_count(len(rules.WILD_CANASTA_KINDS) + 1)  # None, and each kind
+    expect(wild.locator(".chip").filter(has_text="seven 2s")).to_have_text("seven 2s (3,000)")
+    hands = us.get_by_role("radiogroup", name="Special hand")
+    expect(hands.locator(".chip").filter(has_text="Seven pairs")).to_have_text("Seven pairs (2,500)")
+    expect(hands.locator(".chip").filter(has_text="Miami pairs")).to_have_count(0)
     expect(more.get_by_label(re.compile("^3s left in hand"))).to_have_count(0)
     expect(more.get_by_label(re.compile("^Melded this hand"))).to_have_count(0)  # classic only
 
@@ -126,13 +135,14 @@ def test_the_offline_hand_forms_labels_are_the_rules_own(page, live_server):
     page.goto(live_server + "/offline/game")
     labels = page.evaluate("""() => {
         const fields = document.getElementById('offline-hand-fields').content;
-        const inputs = fields.querySelectorAll('[id^="s0-"]:is(input, select), #perfect_cut');
+        const inputs = fields.querySelectorAll('input[id^="s0-"], #perfect_cut');
+        const rows = fields.querySelectorAll('.choice-row-label[id^="s0-"]');  // a row of named choices, one tap each
         return Object.fromEntries([...inputs].map((input) => {
             const label = fields.querySelector(`[for="${input.id}"]`);
             const words = (label.querySelector('.switch-label') || label).cloneNode(true);
             words.querySelectorAll('small').forEach((hint) => hint.remove());  // what it is worth, filled in
             return [input.id.replace(/^s0-/, ''), words.textContent.trim()];
-        }));
+        }).concat([...rows].map((row) => [row.id.replace(/^s0-|-label$/g, ''), row.textContent.trim()])));
     }""")
     offered = [name for name in rules.FIELD_LABELS if name not in ("reported_base", "cards")]
     assert labels == {name: rules.FIELD_LABELS[name] for name in offered}
