@@ -175,8 +175,10 @@ export function handFormShowsPlace(game, items) {
     if (!mine.length || stored) return;
     const number = position + 1;
     const heading = $(".hand-head :is(h1, h2)"), label = $(".save-label", form), info = $(".hand-info");
-    if (heading) heading.textContent = (editing ? "Edit hand " : "Hand ") + number + " (not sent yet)";
-    if (label) label.textContent = editing ? "Save changes" : "Save hand " + number;
+    // The words are the page's, in its language (games/hand.html, show.html, _hand_form.html), "#" the number.
+    const words = heading?.dataset.waiting ? heading.dataset : null;
+    if (words) heading.textContent = ((editing && words.editing) || words.waiting).replace("#", number);
+    if (label) label.textContent = editing ? label.dataset.editing || label.textContent : label.textContent.replace(/\d+/, number);
     const score = scoreGame(doc);
     if (info && score.next_dealer !== undefined) {  // <template id="offline-hand-info"> (games/hand.html)
       info.replaceChildren(playerOfSeat(doc, score.next_dealer), copyOf("offline-hand-info"));

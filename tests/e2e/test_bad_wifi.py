@@ -281,7 +281,7 @@ def test_a_hand_being_typed_on_the_scoresheet_outlives_the_reload_after_a_sync(p
     expect(page.locator("#hand-1 .not-synced")).to_have_text("not sent yet")
     expect(page.locator("html")).to_have_attribute("data-served", "copy")
     next_hand = page.locator("#next-hand")
-    expect(next_hand.locator("h2")).to_contain_text("Hand 2")
+    expect(next_hand.locator("h2")).to_have_text("Hand 2")  # not "(not sent yet)": hand 1 waits, not this one
     us = next_hand.locator('fieldset[data-side="0"]')
     us.get_by_label("Natural canastas", exact=True).fill("1")
     us.get_by_role("textbox", name=re.compile("^Count")).fill("-35")
