@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import events, store
+from .rules import Problem, RuleError
 from .models import EventCorrection, EventRecord, EventRoundRecord, EventSeatRecord, EventTableRecord, GameRecord, db
 
 
@@ -369,3 +370,86 @@ def note_change(stored: store.Stored, position: int, before: list, device: str |
     )
     _touch(record)
     db.session.commit()
+
+
+# --- The table a game is played at, read with the game --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableOfGame:
+    """Where a club night's table plays a game, read with the game's own row (store._fetch: no statement of its own):
+    the event, its name, the round (0-based) and table (0-based), whether the director closed the round, when it
+    started, and its minutes (None: no clock)."""
+
+    event_id: str
+    event_name: str
+    round: int
+    table: int
+    closed: bool
+    started_at: datetime
+    minutes: int | None
+
+    @property
+    def ends(self) -> datetime | None:
+        """When the round's time is up (None: no clock)."""
+        return store.utc(self.started_at) + timedelta(minutes=self.minutes) if self.minutes else None
+
+    def time_up(self, now: datetime | None = None) -> bool:
+        """Whether the round's time is up at `now` (never without a clock)."""
+        ends = self.ends
+        return ends is not None and (now or datetime.now(UTC)) >= ends
+
+    def json(self) -> dict[str, Any]:
+        """The game document's `event` member (docs/events.md): the event's id, the round and the table, 0-based."""
+        return {"id": self.event_id, "round": self.round, "table": self.table}
+
+
+_TABLE_OF_GAME = (
+    EventTableRecord.event_id.label("at_event_id"),
+    EventRecord.document["name"].as_string().label("at_event_name"),
+    EventTableRecord.round.label("at_event_round"),
+    EventTableRecord.table.label("at_event_table"),
+    EventRoundRecord.closed.label("at_event_closed"),
+    EventRoundRecord.started_at.label("at_event_started_at"),
+    EventRecord.document["round_minutes"].as_integer().label("at_event_minutes"),
+)
+
+
+def with_table_of_game(query: Select) -> Select:
+    """A game's read (store._game_query) with the club night's table it is played at: outer joins on indexed keys,
+    all NULL for a game of no event. The same one statement reads the game."""
+    return (
+        query.add_columns(*_TABLE_OF_GAME)
+        .outerjoin(EventTableRecord, EventTableRecord.game_id == GameRecord.id)
+        .outerjoin(
+            EventRoundRecord,
+            (EventRoundRecord.event_id == EventTableRecord.event_id) & (EventRoundRecord.round == EventTableRecord.round),
+        )
+        .outerjoin(EventRecord, EventRecord.id == EventTableRecord.event_id)
+    )
+
+
+def table_in_row(row: Any) -> TableOfGame | None:
+    """The table of a game's row read with with_table_of_game, or None for a game of no event."""
+    if row.at_event_id is None:
+        return None
+    return TableOfGame(
+        row.at_event_id,
+        row.at_event_name or "",
+        row.at_event_round,
+        row.at_event_table,
+        bool(row.at_event_closed),
+        row.at_event_started_at,
+        row.at_event_minutes,
+    )
+
+
+ROUND_CLOSED = "This round is closed: ask the director to correct a hand."
+
+
+def refuse_new_hand(stored: store.Stored) -> None:
+    """A new hand for a club night's table whose round the director closed is refused in words (RuleError: every
+    door keeps what was typed); a correction of a saved hand is not (it does not come here)."""
+    at = stored.at_event
+    if at is not None and at.closed:
+        raise RuleError([Problem((), ROUND_CLOSED)])

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import document, rules
+from . import document, event_store, rules
 from .document import Game
 from .models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
 from .rules import Problem, RuleError
@@ -75,6 +75,11 @@ class Stored:
     def id(self) -> str:
         """The game's public id."""
         return self.record.id
+
+    @property
+    def at_event(self) -> event_store.TableOfGame | None:
+        """The club night's table this game is played at (read with its row: _fetch), or None."""
+        return self.record.__dict__.get("at_event")
 
     @cached_property
     def game(self) -> Game:
@@ -347,6 +352,7 @@ def _game_query(dialect: str, device: bool = False, key: bool = False) -> Any:
         .options(undefer_group("made"))
         .where(GameRecord.id == bindparam("game_id"))
     )
+    query = event_store.with_table_of_game(query)  # a club night's table: where it plays, read with the game
     if device:
         query = query.add_columns(_rights.c.via, _rights.c.last_used_at).outerjoin(
             _rights, (_rights.c.game_id == GameRecord.id) & (_rights.c.device_hash == bindparam("device"))
@@ -393,6 +399,7 @@ def _fetch(game_id: str, device: str | None = None, key: str | None = None) -> A
     record = row[0]
     if "hands" in record.__dict__:
         db.session.expire(record, ["hands"])  # an older read of them: read again if ever asked for
+    record.__dict__["at_event"] = event_store.table_in_row(row)  # kept with the record: Stored.at_event
     return row
 
 

@@ -1,0 +1,143 @@
+"""Club nights' gaps closed (issue #19, docs/events.md): a closed round takes no new hand at any door, Confirm gives
+way to who confirmed it, the wall's ETag follows a deleted game, a table's game names its event, the scoresheet
+shows the event, round, table and clock, and the hand saved after the time is up is the table's last.
+
+Hands (modern, played to 3,000, a table rule; docs/rules.md):
+  HAND (tests/test_service.py works it): Us 1,585, Them 440. Two of them: 3,170 ≥ 3,000, over after hand 2.
+  BIG_3000 (tests/test_api.py): side 0 sevens 2,500 + natural 500 = 3,000 at once: over after one hand.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorepad.models import EventRoundRecord, EventTableRecord, GameRecord, db
+from tests.test_api import BIG_3000
+from tests.test_events_api import create, director, event_document, play
+from tests.test_games import hand_form, text
+from tests.test_service import FORM_HAND, HAND
+from tests.test_sync import send
+
+CLOSED = "This round is closed: ask the director to correct a hand."
+NEW_EVENT = {
+    "name": "Tuesday club night",
+    "preset": "modern",
+    "target": "3000",
+    "movement": "mitchell",
+    "rounds": "2",
+    "round_minutes": "",
+    "scoring": "match_points",
+    "bye": "average",
+    "pair-0-name": "Roses",
+    "pair-0-p1": "Ann",
+    "pair-0-p2": "Cleo",
+    "pair-1-name": "Tulips",
+    "pair-1-p1": "Bea",
+    "pair-1-p2": "Dot",
+    "pair-2-name": "Lilies",
+    "pair-2-p1": "Eve",
+    "pair-2-p2": "Fay",
+    "pair-3-name": "Daisies",
+    "pair-3-p1": "Gil",
+    "pair-3-p2": "Hal",
+}
+
+
+def new_event_on_the_page(client, **changes: str) -> str:
+    """A club night started on the director's phone (`client`): four pairs, Mitchell, two tables; its id."""
+    made = client.post("/events/new", data={**NEW_EVENT, **changes})
+    assert made.status_code == 303, text(made)
+    return made.headers["Location"].split("/")[-2]
+
+
+def table_game(client, event_id: str, round: int, table: int) -> str:
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    return next(t["game"] for t in doc["round_results"][round]["tables"] if t["table"] == table)
+
+
+def version(game_id: str) -> int:
+    return db.session.get(GameRecord, game_id).version
+
+
+# --- 1. A closed round takes no new hand ------------------------------------------------------------------
+
+
+@pytest.fixture
+def closed_round(app, client):
+    """Round 1 of a club night started with table 1 still playing (one hand saved: Roses 1,585, Lilies 440) and the
+    round closed; table 2 finished (Tulips 3,000). `keeper`: the phone that scanned table 1's card. Returns the event
+    id, table 1's game of round 1, and the keeper's client."""
+    event_id = new_event_on_the_page(client)
+    keeper = app.test_client()
+    assert keeper.get(f"/events/{event_id}/tables/0").status_code == 303  # the first to scan it keeps its score
+    first, second = table_game(client, event_id, 0, 0), table_game(client, event_id, 0, 1)
+    assert keeper.post(f"/games/{first}/hands", data=FORM_HAND).status_code == 303
+    big = hand_form({"sevens_canasta": "y", "natural_canastas": 1}, {})
+    assert client.post(f"/games/{second}/hands", data=big).status_code == 303
+    refused = client.post(f"/events/{event_id}/rounds", data={})
+    assert "still playing" in text(client.get(refused.headers["Location"]))
+    assert client.post(f"/events/{event_id}/rounds", data={"close": "yes"}).status_code == 303
+    assert len(client.get(f"/api/events/{event_id}").get_json()["round_results"]) == 2
+    return event_id, first, keeper
+
+
+def test_the_hand_form_of_a_closed_rounds_table_is_refused_in_words_nothing_typed_lost(app, closed_round):
+    event_id, game_id, keeper = closed_round
+    with app.app_context():
+        before = version(game_id)
+    typed = hand_form({"natural_canastas": 1, "count": 215}, {"mixed_canastas": 1, "count": 95})
+    answer = keeper.post(f"/games/{game_id}/hands", data=typed)
+    assert answer.status_code == 422
+    assert CLOSED in text(answer)
+    page = answer.get_data(as_text=True)
+    assert 'value="215"' in page and 'value="95"' in page  # what was typed is still in the form
+    with app.app_context():
+        assert version(game_id) == before
+    assert len(keeper.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
+
+
+def test_a_queued_hand_for_a_closed_rounds_table_is_refused_with_the_reason(app, closed_round):
+    event_id, game_id, keeper = closed_round
+    with app.app_context():
+        base = version(game_id)
+    answer = send(keeper, game_id, key="late-1", hand=HAND, base_version=base, position=1)
+    assert answer.status_code == 422
+    body = answer.get_json()
+    assert body["outcome"] == "refused" and CLOSED in body["reason"]  # the phone keeps the hand, with the reason
+    assert len(keeper.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
+
+
+def test_the_directors_correction_of_a_closed_rounds_table_still_goes_through(app, client, closed_round):
+    event_id, game_id, keeper = closed_round
+    # The director's phone corrects hand 1: Roses' Count 385 becomes 300 (1,585 − 85 = 1,500).
+    corrected = hand_form(
+        {"red_threes": 2, "natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 300},
+        {"red_threes": 1, "mixed_canastas": 1, "count": 140},
+    )
+    assert client.post(f"/games/{game_id}/hands/1", data=corrected).status_code == 303
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1500, 440]
+    # ... and a new hand is refused on the director's phone too: the round ended as it stood.
+    assert CLOSED in text(client.post(f"/games/{game_id}/hands", data=FORM_HAND))
+
+
+def test_the_api_refuses_a_hand_for_a_closed_rounds_table_and_takes_the_directors_correction(client):
+    body = create(client, event_document(4, 2))
+    tables = {t["table"]: t for t in body["tables"]}
+    play(client, tables[0], HAND)  # 1,585 – 440: still playing
+    play(client, tables[1], BIG_3000)  # 3,000 – 0: over
+    started = client.post(f"/api/events/{body['id']}/rounds", json={"close": True}, headers=director(body))
+    assert started.status_code == 201, started.get_json()
+    game = tables[0]["game"]
+    refused = client.post(
+        f"/api/games/{game}/hands", json=HAND, headers={"Authorization": f"Bearer {tables[0]['edit_token']}"}
+    )
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["message"] == CLOSED
+    assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 1
+    # The director corrects hand 1 (Roses' Count 385 → 300): 1,500 – 440.
+    fixed = {"sides": [{**HAND["sides"][0], "count": 300}, HAND["sides"][1]]}
+    answer = client.put(f"/api/events/{body['id']}/rounds/0/tables/0/hands/0", json=fixed, headers=director(body))
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["totals"] == [1500, 440]
