@@ -17,8 +17,8 @@ from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import events, store
-from .rules import Problem, RuleError
 from .models import EventCorrection, EventRecord, EventRoundRecord, EventSeatRecord, EventTableRecord, GameRecord, db
+from .rules import Problem, RuleError
 
 
 class EventNotFound(Exception):
@@ -221,14 +221,18 @@ def save_event(held: StoredEvent, event: events.Event) -> None:
     db.session.commit()
 
 
-def confirm(held: StoredEvent, table: EventTableRecord, by: str) -> None:
-    """The table's result confirmed, as of its game's version now (any later change clears it)."""
+def confirm(held: StoredEvent, table: EventTableRecord, by: str) -> bool:
+    """The table's result confirmed, as of its game's version now (any later change clears it). False, and nothing
+    recorded, when it stands confirmed already (a second tap, a second phone): the first confirmation holds."""
     stored = held.games[table.game_id]
+    if table.confirmed_version == stored.record.version:
+        return False
     table.confirmed_version = stored.record.version
     table.confirmed_by = by
     table.confirmed_at = datetime.now(UTC)
     _touch(held.record)
     db.session.commit()
+    return True
 
 
 def record_correction(
@@ -388,6 +392,13 @@ class TableOfGame:
     closed: bool
     started_at: datetime
     minutes: int | None
+    confirmed_version: int | None = None
+    confirmed_by: str | None = None
+    confirmed_at: datetime | None = None
+
+    def confirmed(self, stored: store.Stored) -> bool:
+        """Whether the table's result stands confirmed: its game finished, and unchanged since it was confirmed."""
+        return stored.score.finished and self.confirmed_version == stored.record.version
 
     @property
     def ends(self) -> datetime | None:
@@ -412,6 +423,9 @@ _TABLE_OF_GAME = (
     EventRoundRecord.closed.label("at_event_closed"),
     EventRoundRecord.started_at.label("at_event_started_at"),
     EventRecord.document["round_minutes"].as_integer().label("at_event_minutes"),
+    EventTableRecord.confirmed_version.label("at_event_confirmed_version"),
+    EventTableRecord.confirmed_by.label("at_event_confirmed_by"),
+    EventTableRecord.confirmed_at.label("at_event_confirmed_at"),
 )
 
 
@@ -423,7 +437,8 @@ def with_table_of_game(query: Select) -> Select:
         .outerjoin(EventTableRecord, EventTableRecord.game_id == GameRecord.id)
         .outerjoin(
             EventRoundRecord,
-            (EventRoundRecord.event_id == EventTableRecord.event_id) & (EventRoundRecord.round == EventTableRecord.round),
+            (EventRoundRecord.event_id == EventTableRecord.event_id)
+            & (EventRoundRecord.round == EventTableRecord.round),
         )
         .outerjoin(EventRecord, EventRecord.id == EventTableRecord.event_id)
     )
@@ -441,6 +456,9 @@ def table_in_row(row: Any) -> TableOfGame | None:
         bool(row.at_event_closed),
         row.at_event_started_at,
         row.at_event_minutes,
+        row.at_event_confirmed_version,
+        row.at_event_confirmed_by,
+        row.at_event_confirmed_at,
     )
 
 

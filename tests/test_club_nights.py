@@ -9,11 +9,9 @@ Hands (modern, played to 3,000, a table rule; docs/rules.md):
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from scorepad.models import EventRoundRecord, EventTableRecord, GameRecord, db
+from scorepad.models import EventTableRecord, GameRecord, db
 from tests.test_api import BIG_3000
 from tests.test_events_api import create, director, event_document, play
 from tests.test_games import hand_form, text
@@ -141,3 +139,56 @@ def test_the_api_refuses_a_hand_for_a_closed_rounds_table_and_takes_the_director
     answer = client.put(f"/api/events/{body['id']}/rounds/0/tables/0/hands/0", json=fixed, headers=director(body))
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["totals"] == [1500, 440]
+
+
+# --- 2. Once confirmed, the scoreboard says by whom and when ---------------------------------------------------
+
+BIG = hand_form({"sevens_canasta": "y", "natural_canastas": 1}, {})  # 3,000 – 0: over after one hand
+
+
+def revision(client, event_id: str) -> int:
+    return client.get(f"/api/events/{event_id}").get_json()["revision"]
+
+
+def test_a_confirmed_tables_scoreboard_says_who_confirmed_it_and_a_second_confirm_records_nothing(app, client):
+    event_id = new_event_on_the_page(client)
+    game = table_game(client, event_id, 0, 1)  # table 2: Tulips against Daisies
+    assert client.post(f"/games/{game}/hands", data=BIG).status_code == 303  # the director's phone keeps it
+    other = app.test_client()  # a phone of the other pair, watching the scoreboard
+    board = other.get(f"/games/{game}/scoreboard").get_data(as_text=True)
+    box = f"/events/games/{game}/confirmation"
+    assert f'hx-get="{box}"' in board  # asked for afresh each time the scoreboard is shown
+    assert "Confirm this result" in text(other.get(box))
+
+    confirm = f"/events/{event_id}/rounds/0/tables/1/confirm"
+    first = other.post(confirm, data={"back": "scoreboard"})
+    assert first.status_code == 200 and "Confirmed: Tulips 3,000, Daisies 0." in text(first)
+    with app.app_context():
+        seated = db.session.get(EventTableRecord, (event_id, 0, 1))
+        at = seated.confirmed_at
+    shown = text(other.get(box))
+    assert "Confirm this result" not in shown
+    assert f"Confirmed by the other pair at {at:%H:%M} UTC." in shown
+    # Tapped again (an old page, a second phone): answered plainly, nothing recorded a second time.
+    before = revision(client, event_id)
+    again = other.post(confirm, data={"back": "scoreboard"})
+    assert again.status_code == 200
+    assert f"Already confirmed by the other pair at {at:%H:%M} UTC." in text(again)
+    assert revision(client, event_id) == before
+    with app.app_context():
+        assert db.session.get(EventTableRecord, (event_id, 0, 1)).confirmed_at == at
+    # The director's Confirm on the director's page says the same, and records nothing either.
+    assert client.post(confirm, data={}).status_code == 303
+    assert revision(client, event_id) == before
+    assert "Confirmed by the other pair at" in text(client.get(box))
+
+
+def test_the_directors_second_confirm_through_the_api_records_nothing(client):
+    body = create(client, event_document(4, 1))
+    play(client, body["tables"][1], BIG_3000)
+    url = f"/api/events/{body['id']}/rounds/0/tables/1/confirm"
+    first = client.post(url, json={}, headers=director(body))
+    assert first.status_code == 200 and first.get_json()["round_results"][0]["tables"][1]["confirmed"] is True
+    again = client.post(url, json={}, headers=director(body))
+    assert again.status_code == 200
+    assert again.get_json()["revision"] == first.get_json()["revision"]
