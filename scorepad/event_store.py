@@ -462,6 +462,20 @@ def table_in_row(row: Any) -> TableOfGame | None:
     )
 
 
+def note_deleted(stored: store.Stored) -> None:
+    """A club night's table's game is being deleted (store.delete_game, in its transaction): the event's own version
+    goes up by the game's version and one, so its revision (its version plus its games' versions) still goes up,
+    and no wall is answered 304 for what it showed before. Nothing for a game of no event."""
+    at = stored.at_event
+    if at is not None:
+        events_table = EventRecord.__table__
+        db.session.execute(
+            events_table.update()
+            .where(events_table.c.id == at.event_id)
+            .values(version=events_table.c.version + stored.seen[0] + 1, updated_at=datetime.now(UTC))
+        )
+
+
 ROUND_CLOSED = "This round is closed: ask the director to correct a hand."
 
 

@@ -987,6 +987,7 @@ def delete_game(stored: Stored) -> None:
             raise EditConflict()
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
+        event_store.note_deleted(stored)  # a club night's table: its event's revision moves on all the same
         db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)
         db.session.commit()
     except StaleDataError as error:  # changed on another phone at the same moment: nothing deleted

@@ -192,3 +192,42 @@ def test_the_directors_second_confirm_through_the_api_records_nothing(client):
     again = client.post(url, json={}, headers=director(body))
     assert again.status_code == 200
     assert again.get_json()["revision"] == first.get_json()["revision"]
+
+
+# --- 3. The wall's ETag follows a deleted game -----------------------------------------------------------------
+
+
+def wall_tag(client, event_id: str) -> str:
+    answer = client.get(f"/events/{event_id}/live")
+    assert answer.status_code == 200
+    return answer.headers["ETag"]
+
+
+def test_the_walls_etag_changes_when_a_tables_game_is_deleted(client):
+    event_id = new_event_on_the_page(client)
+    first, second = table_game(client, event_id, 0, 0), table_game(client, event_id, 0, 1)
+    old = wall_tag(client, event_id)  # both games at their first version, no hand
+    assert client.get(f"/events/{event_id}/live", headers={"If-None-Match": old}).status_code == 304
+    # Table 2 saves a hand (its game one version on), then table 1's game is deleted (one version less in the sum
+    # of the games' versions): the wall must not be told that nothing changed.
+    big = hand_form({"sevens_canasta": "y", "natural_canastas": 1}, {})
+    assert client.post(f"/games/{second}/hands", data=big).status_code == 303
+    assert client.post(f"/games/{first}/delete").status_code == 303
+    answer = client.get(f"/events/{event_id}/live", headers={"If-None-Match": old})
+    assert answer.status_code == 200
+    assert answer.headers["ETag"] != old
+    shown = text(answer)
+    assert "3,000" in shown  # Tulips' 3,000 at table 2 is on the wall now
+    # And the API's revision moved on too: the same ETag there is no 304 either.
+    doc = client.get(f"/api/events/{event_id}")
+    assert client.get(f"/api/events/{event_id}", headers={"If-None-Match": doc.headers["ETag"]}).status_code == 304
+
+
+def test_the_walls_etag_changes_when_a_hand_of_a_tables_game_is_deleted(client):
+    event_id = new_event_on_the_page(client)
+    game = table_game(client, event_id, 0, 0)
+    assert client.post(f"/games/{game}/hands", data=FORM_HAND).status_code == 303
+    old = wall_tag(client, event_id)
+    assert client.post(f"/games/{game}/hands/1/delete").status_code == 303
+    answer = client.get(f"/events/{event_id}/live", headers={"If-None-Match": old})
+    assert answer.status_code == 200 and answer.headers["ETag"] != old
