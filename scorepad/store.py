@@ -143,7 +143,7 @@ class Stored:
         # The entries as stored (each one checked when it came in): no hand parsed into the rules' types.
         game = Game(rules=self.game_rules, table=self.table, hands=(), **self.notes())
         entries = self.hand_entries
-        return document.game_document(
+        doc = document.game_document(
             game,
             record.id,
             self.score,
@@ -153,6 +153,9 @@ class Stored:
             updated=record.updated_at,
             entries=entries,
         )
+        if self.at_event is not None:  # a club night's table: "event": {"id", "round", "table"} (docs/events.md)
+            doc["event"] = self.at_event.json()
+        return doc
 
 
 def _figures_json(score: rules.GameScore) -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from scorepad.models import EventTableRecord, GameRecord, db
+from tests.conftest import game_document
 from tests.test_api import BIG_3000
 from tests.test_events_api import create, director, event_document, play
 from tests.test_games import hand_form, text
@@ -231,3 +232,28 @@ def test_the_walls_etag_changes_when_a_hand_of_a_tables_game_is_deleted(client):
     assert client.post(f"/games/{game}/hands/1/delete").status_code == 303
     answer = client.get(f"/events/{event_id}/live", headers={"If-None-Match": old})
     assert answer.status_code == 200 and answer.headers["ETag"] != old
+
+
+# --- 4. A table's game names its event -------------------------------------------------------------------------
+
+
+def test_a_tables_game_document_names_its_event_round_and_table(client):
+    body = create(client, event_document(4, 2))
+    table = body["tables"][1]
+    doc = client.get(f"/api/games/{table['game']}").get_json()
+    assert doc["event"] == {"id": body["id"], "round": 0, "table": 1}
+    saved = play(client, table, BIG_3000)  # the save's answer is the same document
+    assert saved["event"] == {"id": body["id"], "round": 0, "table": 1}
+    play(client, body["tables"][0], BIG_3000)
+    second = client.post(f"/api/events/{body['id']}/rounds", json={}, headers=director(body)).get_json()
+    later = next(t for t in second["tables"] if t["table"] == 0)
+    assert client.get(f"/api/games/{later['game']}").get_json()["event"] == {"id": body["id"], "round": 1, "table": 0}
+    # The exported file names it too; restored, the copy is a game of its own, of no event.
+    exported = client.get(f"/games/{table['game']}/export.json").get_json()
+    assert exported["event"] == {"id": body["id"], "round": 0, "table": 1}
+    restored = client.post("/api/games", json=exported)
+    assert restored.status_code == 201, restored.get_json()
+    assert "event" not in restored.get_json()
+    # A game of no event has no such member.
+    plain = client.post("/api/games", json=game_document()).get_json()
+    assert "event" not in client.get(f"/api/games/{plain['id']}").get_json()
