@@ -476,6 +476,36 @@ def note_deleted(stored: store.Stored) -> None:
         )
 
 
+_CLOCK_OF_GAME = (
+    select(EventRoundRecord.round, EventRoundRecord.started_at, EventRecord.document["round_minutes"].as_integer())
+    .select_from(EventTableRecord)
+    .join(
+        EventRoundRecord,
+        (EventRoundRecord.event_id == EventTableRecord.event_id) & (EventRoundRecord.round == EventTableRecord.round),
+    )
+    .join(EventRecord, EventRecord.id == EventTableRecord.event_id)
+    .where(EventTableRecord.game_id == bindparam("game_id"))
+)
+
+
+def clock_of_game(game_id: str) -> tuple[int, datetime, int | None] | None:
+    """The round a game is played in, when it started and its minutes (None: no clock), in one small statement (the
+    scoresheet's clock line); None for a game of no event."""
+    if not store.GAME_ID.fullmatch(game_id):
+        return None
+    row = db.session.execute(_CLOCK_OF_GAME, {"game_id": game_id}).first()
+    return None if row is None else (row[0], store.utc(row[1]), row[2])
+
+
+def ended_by_the_clock(at: TableOfGame | None, appended: store.Appended) -> store.Appended:
+    """Once a round's time is up, the next hand saved at a table is its last (docs/events.md): a hand saved then
+    that leaves the game going ends it (store.end_after_its_hands), and the save's answer is the game ended."""
+    if at is None or appended.replayed or appended.stored.score.finished or not at.time_up():
+        return appended
+    ended = store.end_after_its_hands(appended.stored)
+    return appended._replace(body=ended.document(), stored=ended)
+
+
 ROUND_CLOSED = "This round is closed: ask the director to correct a hand."
 
 

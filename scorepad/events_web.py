@@ -157,8 +157,12 @@ def clock(held: event_store.StoredEvent) -> dict[str, Any] | None:
     if not minutes or not held.rounds:
         return None
     ends = store.utc(held.rounds[-1].started_at) + timedelta(minutes=minutes)
-    left = max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
-    return {"ends": ends, "left": left, "minutes": minutes}
+    return {"ends": ends, "left": minutes_left(ends), "minutes": minutes}
+
+
+def minutes_left(ends: datetime) -> int:
+    """The whole minutes left until `ends`, rounded up (0 once the time is up)."""
+    return max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
 
 
 def event_context(held: event_store.StoredEvent) -> dict[str, Any]:
@@ -360,6 +364,30 @@ def wall_live(event_id: str) -> ResponseReturnValue:
         )
     )
     return delivery.tagged(response, tag, vary=())
+
+
+# --- A table's scoresheet -------------------------------------------------------------------------------------
+
+TIME_UP = "Time is up: this is the last hand."
+
+
+@bp.get("/games/<game_id>/clock")
+def sheet_clock(game_id: str) -> ResponseReturnValue:
+    """The clock line of a table's scoresheet (templates/events/_sheet_table.html): the minutes left in the round,
+    or, once they are up, that the next hand saved is the table's last. One small statement, no game loaded."""
+    store.reading_only()
+    found = event_store.clock_of_game(game_id)
+    body = ""
+    round, started, minutes = found if found is not None else (0, None, None)
+    if started is not None and minutes:
+        left = minutes_left(started + timedelta(minutes=minutes))
+        if left:
+            body = f'<p class="event-clock">{left} min left in round {round + 1}</p>'
+        else:
+            body = f'<p class="event-clock flash flash-error">{TIME_UP}</p>'
+    response = make_response(body)
+    response.cache_control.no_store = True  # the time, now
+    return response
 
 
 # --- Confirm on a table's scoreboard -------------------------------------------------------------------------

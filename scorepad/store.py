@@ -677,6 +677,17 @@ def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str
     return _after(stored, hands, score)
 
 
+def end_after_its_hands(stored: Stored) -> Stored:
+    """End the game after the hands it has: its rules then play that many (`hands_per_game`), so every door, the
+    phone's rules included, sees it finished. A club night's table whose time was up when this hand was saved
+    (event_store.ended_by_the_clock)."""
+    kept = {**stored.record.rules, "hands_per_game": stored.hand_count}
+    score = rules.score_game(rules.rules_from_json(kept), stored.table, stored.game.hands, check=False)
+    with _writing(stored, score):
+        stored.record.rules = kept
+    return Stored(stored.record, score=score)
+
+
 def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
     """Hand n replaced by a new one from JSON, checked alone and in the whole game."""
     if not 0 <= n < len(stored.game.hands):

@@ -9,9 +9,12 @@ Hands (modern, played to 3,000, a table rule; docs/rules.md):
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from scorepad.models import EventTableRecord, GameRecord, db
+from scorepad.models import EventRoundRecord, EventTableRecord, GameRecord, db
 from tests.conftest import game_document
 from tests.test_api import BIG_3000
 from tests.test_events_api import create, director, event_document, play
@@ -257,3 +260,101 @@ def test_a_tables_game_document_names_its_event_round_and_table(client):
     # A game of no event has no such member.
     plain = client.post("/api/games", json=game_document()).get_json()
     assert "event" not in client.get(f"/api/games/{plain['id']}").get_json()
+
+
+# --- 5. The table's scoresheet shows its event, round, table and clock -----------------------------------------
+
+
+def round_start(app, event_id: str, round: int = 0) -> datetime:
+    with app.app_context():
+        started = db.session.get(EventRoundRecord, (event_id, round)).started_at
+    return started if started.tzinfo else started.replace(tzinfo=UTC)
+
+
+def move_the_clock(app, event_id: str, minutes: int) -> None:
+    """The round started `minutes` earlier than it did: the clock moved on, no waiting."""
+    with app.app_context():
+        held = db.session.get(EventRoundRecord, (event_id, 0))
+        held.started_at = round_start(app, event_id) - timedelta(minutes=minutes)
+        db.session.commit()
+
+
+def test_a_tables_scoresheet_shows_its_event_round_table_and_clock(app, client):
+    event_id = new_event_on_the_page(client, round_minutes="45")
+    game = table_game(client, event_id, 0, 1)
+    sheet = client.get(f"/games/{game}")
+    ends = round_start(app, event_id) + timedelta(minutes=45)
+    shown = text(sheet)
+    assert "Tuesday club night · round 1 · table 2" in shown
+    assert f"The round ends at {ends:%H:%M} UTC." in shown
+    clock = f"/events/games/{game}/clock"
+    assert f'hx-get="{clock}"' in sheet.get_data(as_text=True)  # the minutes left, asked for as the wall does
+    assert "45 min left in round 1" in text(client.get(clock))
+    move_the_clock(app, event_id, 30)  # 15 minutes left
+    assert "15 min left in round 1" in text(client.get(clock))
+    # A game of no event shows none of it.
+    plain = client.post("/api/games", json=game_document()).get_json()
+    assert "round 1" not in text(client.get(f"/games/{plain['id']}"))
+
+
+def test_a_tables_scoresheet_costs_no_statement_more(app, client):
+    """As tests/test_service.py holds a game of no event to: the sheet that follows a save reads its game once, and
+    sends at most two statements (that read, and who holds the handover link)."""
+    from tests.test_service import statements
+
+    event_id = new_event_on_the_page(client, round_minutes="45")
+    game = table_game(client, event_id, 0, 0)
+    assert client.post(f"/games/{game}/hands", data=FORM_HAND).status_code == 303
+    with statements(app) as sent:
+        page = client.get(f"/games/{game}")
+    assert "Tuesday club night · round 1 · table 1" in text(page)
+    reads_of_the_game = [statement for statement in sent if re.search(r"\bFROM games\b", statement)]
+    assert len(reads_of_the_game) == 1 and len(sent) <= 2, sent
+    with statements(app) as sent:  # and seen again, unchanged: glanced at, then read once
+        again = client.get(f"/games/{game}")
+    assert "Tuesday club night · round 1 · table 1" in text(again)
+    assert len([statement for statement in sent if re.search(r"\bFROM games\b", statement)]) <= 2, sent
+
+
+# --- 6. The next hand after the time is up is the last ---------------------------------------------------------
+
+
+def test_the_hand_saved_after_the_time_is_up_is_the_tables_last(app, client):
+    event_id = new_event_on_the_page(client, round_minutes="45")
+    game, other = table_game(client, event_id, 0, 0), table_game(client, event_id, 0, 1)
+    clock = f"/events/games/{game}/clock"
+    assert client.post(f"/games/{game}/hands", data=FORM_HAND).status_code == 303  # in time: 1,585 – 440
+    move_the_clock(app, event_id, 46)  # the 45 minutes are up
+    assert "Time is up: this is the last hand." in text(client.get(clock))
+    # The sheet asks for its clock line afresh each time it is shown, and every minute while it is open.
+    assert f'hx-get="{clock}"' in client.get(f"/games/{game}").get_data(as_text=True)
+    # Hand 2 (1,585 – 440 again: 3,170 – 880, which reaches 3,000 anyway) would end it by the target; the hand saved
+    # here is one that does not: Roses natural 500 + Count 100 = 600, Lilies mixed 300 + Count 50 = 350.
+    small = hand_form({"natural_canastas": 1, "count": 100}, {"mixed_canastas": 1, "count": 50})
+    assert client.post(f"/games/{game}/hands", data=small).status_code == 303
+    doc = client.get(f"/api/games/{game}").get_json()
+    # 1,585 + 600 = 2,185 against 440 + 350 = 790: short of 3,000, but the game is over after this hand.
+    assert doc["totals"] == [2185, 790]
+    assert doc["status"] == "finished" and doc["winner"] == 0
+    assert len(doc["hands"]) == 2
+    refused = client.post(f"/games/{game}/hands", data=small, follow_redirects=True)
+    assert "This game is over: no more hands can be added." in text(refused)
+    assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 2
+    event = client.get(f"/api/events/{event_id}").get_json()
+    first = event["round_results"][0]["tables"][0]
+    assert first["status"] == "finished" and first["points"] == [2185, 790]
+    # The other table, no hand saved yet: its first hand after the time is its last too (3,000 – 0 ends it anyway:
+    # a game ended by its target stays as it is).
+    assert client.post(f"/games/{other}/hands", data=BIG).status_code == 303
+    assert client.get(f"/api/games/{other}").get_json()["status"] == "finished"
+
+
+def test_through_the_api_the_hand_after_the_time_is_up_ends_the_game_in_its_answer(app, client):
+    body = create(client, event_document(4, 1, round_minutes=30))
+    table = body["tables"][0]
+    move_the_clock(app, body["id"], 31)
+    # HAND: 1,585 – 440, short of 3,000, and the game is over: side 0 wins.
+    saved = play(client, table, HAND)
+    assert saved["status"] == "finished" and saved["winner"] == 0 and saved["totals"] == [1585, 440]
+    headers = {"Authorization": f"Bearer {table['edit_token']}"}
+    assert client.post(f"/api/games/{table['game']}/hands", json=HAND, headers=headers).status_code == 409
