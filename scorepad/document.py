@@ -37,6 +37,7 @@ GAME_OUTPUTS = (
     "created",
     "updated",
     "winners",
+    "event",  # a club night's table's game: where it was played (docs/events.md)
 )
 HAND_OUTPUTS = ("dealer",)
 HAND_KEYS = ("sides", "note")  # what a hand body may give (its note is the document's, not the rules')

@@ -95,8 +95,9 @@ def table_of(held: event_store.StoredEvent, round: int, table: int) -> event_sto
     return found
 
 
-def confirm(held: event_store.StoredEvent, table: event_store.EventTableRecord, by: str) -> None:
-    """Confirm a finished table's result (`by`: "pair" or "director"); NotFinished while its game is on."""
+def confirm(held: event_store.StoredEvent, table: event_store.EventTableRecord, by: str) -> bool:
+    """Confirm a finished table's result (`by`: "pair" or "director"); NotFinished while its game is on. False when
+    it stood confirmed already: nothing is recorded again."""
     stored = held.games[table.game_id]
     if not stored.score.finished:
         hands = len(stored.score.hands)
@@ -104,7 +105,7 @@ def confirm(held: event_store.StoredEvent, table: event_store.EventTableRecord, 
             f"Table {table.table + 1} is still playing ({hands} hand{'' if hands == 1 else 's'} saved): a result is "
             "confirmed once its game is finished."
         )
-    event_store.confirm(held, table, by)
+    return event_store.confirm(held, table, by)
 
 
 def correct_hand(

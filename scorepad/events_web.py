@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, request, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from . import delivery, document, event_service, event_store, events, rights, store
 from .rules import RuleError
-from .web import render
+from .web import load_or_404, render
 
 bp = Blueprint("events_web", __name__, url_prefix="/events")
 
@@ -157,8 +157,12 @@ def clock(held: event_store.StoredEvent) -> dict[str, Any] | None:
     if not minutes or not held.rounds:
         return None
     ends = store.utc(held.rounds[-1].started_at) + timedelta(minutes=minutes)
-    left = max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
-    return {"ends": ends, "left": left, "minutes": minutes}
+    return {"ends": ends, "left": minutes_left(ends), "minutes": minutes}
+
+
+def minutes_left(ends: datetime) -> int:
+    """The whole minutes left until `ends`, rounded up (0 once the time is up)."""
+    return max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
 
 
 def event_context(held: event_store.StoredEvent) -> dict[str, Any]:
@@ -237,9 +241,10 @@ def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
     by = "director" if _is_director(held) else "pair"
     if by == "pair" and rights.can_edit(stored):
         abort(403, "The other pair confirms the result, on a phone of theirs: this phone keeps the table's score.")
-    problem = None
+    problem, already = None, None
     try:
-        event_service.confirm(held, seated, by)
+        if not event_service.confirm(held, seated, by):  # confirmed before: said plainly, nothing recorded again
+            already = confirmed_words(seated.confirmed_by, seated.confirmed_at, already=True)
     except event_service.NotFinished as error:
         problem = str(error)
     if request.form.get("back") != "scoreboard":
@@ -251,6 +256,7 @@ def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
         "events/confirmed.html",
         status=409 if problem else 200,
         problem=problem,
+        already=already,
         table=table,
         names=names,
         points=stored.score.totals,
@@ -360,10 +366,65 @@ def wall_live(event_id: str) -> ResponseReturnValue:
     return delivery.tagged(response, tag, vary=())
 
 
+# --- A table's scoresheet -------------------------------------------------------------------------------------
+
+TIME_UP = "Time is up: this is the last hand."
+
+
+@bp.get("/games/<game_id>/clock")
+def sheet_clock(game_id: str) -> ResponseReturnValue:
+    """The clock line of a table's scoresheet (templates/events/_sheet_table.html): the minutes left in the round,
+    or, once they are up, that the next hand saved is the table's last. One small statement, no game loaded."""
+    store.reading_only()
+    found = event_store.clock_of_game(game_id)
+    body = ""
+    round, started, minutes = found if found is not None else (0, None, None)
+    if started is not None and minutes:
+        left = minutes_left(started + timedelta(minutes=minutes))
+        if left:
+            body = f'<p class="event-clock">{left} min left in round {round + 1}</p>'
+        else:
+            body = f'<p class="event-clock flash flash-error">{TIME_UP}</p>'
+    response = make_response(body)
+    response.cache_control.no_store = True  # the time, now
+    return response
+
+
 # --- Confirm on a table's scoreboard -------------------------------------------------------------------------
 
+CONFIRMED_BY = {"pair": "the other pair", "director": "the director"}
 
-@bp.app_template_global()
-def event_seat(game_id: str) -> event_store.GameSeat | None:
-    """Where a game sits in a club night (None for a game of no event): the scoreboard's Confirm reads it."""
-    return event_store.seat_of_game(game_id)
+
+def confirmed_words(by: str | None, at: datetime | None, already: bool = False) -> str:
+    """Who confirmed a table's result and when, in words: "Confirmed by the other pair at 21:14 UTC." (`already`:
+    "Already confirmed by ...", the answer to a second Confirm)."""
+    when = f" at {store.utc(at):%H:%M} UTC" if at is not None else ""
+    said = "Already confirmed" if already else "Confirmed"
+    return f"{said} by {CONFIRMED_BY.get(by or '', 'the director')}{when}."
+
+
+@bp.get("/games/<game_id>/confirmation")
+def confirmation(game_id: str) -> ResponseReturnValue:
+    """A finished table's Confirm, or who confirmed it and when: asked for by the table's scoreboard each time it is
+    shown (the scoreboard itself is made once per revision of the game, which a confirmation does not change). One
+    statement: the game, read with its table. Nothing for a game of no event, or one still on."""
+    store.reading_only()
+    stored = load_or_404(game_id)
+    at = stored.at_event
+    body = ""
+    if at is not None and stored.score.finished:
+        confirmed = at.confirmed(stored)
+        body = render_template(
+            "events/_confirmation.html",
+            at=at,
+            names=[side.name for side in stored.table.sides],
+            confirmed=confirmed_words(at.confirmed_by, at.confirmed_at) if confirmed else None,
+            keeper=rights.can_edit(stored) and not _is_director_of(at.event_id),
+        )
+    response = make_response(body)
+    response.cache_control.no_store = True  # whose phone asks, and the confirmation now
+    return response
+
+
+def _is_director_of(event_id: str) -> bool:
+    return _is_director(_load(event_id, games=False))

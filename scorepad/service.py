@@ -81,11 +81,16 @@ def add_hand(
     form's `hand` was checked already), scored once from the figures before it, written once with its key, and the
     answer made from what was written. `follow`: stored after whatever came before it (the API); else a game
     changed since it was read is EditConflict (the form and the phone entered it on that version)."""
-    return store.append_hand(held, data, key, follow=follow, hand=hand)
+    read = held.stored if isinstance(held, store.Held) else held
+    if not (isinstance(held, store.Held) and held.remembered is not None):  # a replay answers as the save did
+        event_store.refuse_new_hand(read)  # a club night's closed round
+    appended = store.append_hand(held, data, key, follow=follow, hand=hand)
+    return event_store.ended_by_the_clock(read.at_event, appended)  # a club night's hand after the time is up
 
 
 def check_next_hand(stored: store.Stored, data: Any) -> rules.Hand:
-    """A hand from JSON checked as the game's next one (GameFinished, RuleError)."""
+    """A hand from JSON checked as the game's next one (GameFinished, RuleError; a club night's closed round)."""
+    event_store.refuse_new_hand(stored)
     return store.check_new_hand(stored, data)
 
 

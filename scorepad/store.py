@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import document, rules
+from . import document, event_store, rules
 from .document import Game
 from .models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
 from .rules import Problem, RuleError
@@ -75,6 +75,11 @@ class Stored:
     def id(self) -> str:
         """The game's public id."""
         return self.record.id
+
+    @property
+    def at_event(self) -> event_store.TableOfGame | None:
+        """The club night's table this game is played at (read with its row: _fetch), or None."""
+        return self.record.__dict__.get("at_event")
 
     @cached_property
     def game(self) -> Game:
@@ -138,7 +143,7 @@ class Stored:
         # The entries as stored (each one checked when it came in): no hand parsed into the rules' types.
         game = Game(rules=self.game_rules, table=self.table, hands=(), **self.notes())
         entries = self.hand_entries
-        return document.game_document(
+        doc = document.game_document(
             game,
             record.id,
             self.score,
@@ -148,6 +153,9 @@ class Stored:
             updated=record.updated_at,
             entries=entries,
         )
+        if self.at_event is not None:  # a club night's table: "event": {"id", "round", "table"} (docs/events.md)
+            doc["event"] = self.at_event.json()
+        return doc
 
 
 def _figures_json(score: rules.GameScore) -> dict:
@@ -347,6 +355,7 @@ def _game_query(dialect: str, device: bool = False, key: bool = False) -> Any:
         .options(undefer_group("made"))
         .where(GameRecord.id == bindparam("game_id"))
     )
+    query = event_store.with_table_of_game(query)  # a club night's table: where it plays, read with the game
     if device:
         query = query.add_columns(_rights.c.via, _rights.c.last_used_at).outerjoin(
             _rights, (_rights.c.game_id == GameRecord.id) & (_rights.c.device_hash == bindparam("device"))
@@ -393,6 +402,7 @@ def _fetch(game_id: str, device: str | None = None, key: str | None = None) -> A
     record = row[0]
     if "hands" in record.__dict__:
         db.session.expire(record, ["hands"])  # an older read of them: read again if ever asked for
+    record.__dict__["at_event"] = event_store.table_in_row(row)  # kept with the record: Stored.at_event
     return row
 
 
@@ -665,6 +675,17 @@ def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str
         if note is not None:
             stored.record.hands[position].note = note or None
     return _after(stored, hands, score)
+
+
+def end_after_its_hands(stored: Stored) -> Stored:
+    """End the game after the hands it has: its rules then play that many (`hands_per_game`), so every door, the
+    phone's rules included, sees it finished. A club night's table whose time was up when this hand was saved
+    (event_store.ended_by_the_clock)."""
+    kept = {**stored.record.rules, "hands_per_game": stored.hand_count}
+    score = rules.score_game(rules.rules_from_json(kept), stored.table, stored.game.hands, check=False)
+    with _writing(stored, score):
+        stored.record.rules = kept
+    return Stored(stored.record, score=score)
 
 
 def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
@@ -980,6 +1001,7 @@ def delete_game(stored: Stored) -> None:
             raise EditConflict()
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
+        event_store.note_deleted(stored)  # a club night's table: its event's revision moves on all the same
         db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)
         db.session.commit()
     except StaleDataError as error:  # changed on another phone at the same moment: nothing deleted

@@ -1,6 +1,7 @@
 """A small club night in the browser (docs/events.md): the director creates it on a phone, two tables; a table's
 scorekeeper scans its card and saves a hand; the wall screen (1920×1080) follows within 3 seconds; a phone of the
-other pair confirms the finished table; a correction at the table clears the confirmation on the wall.
+other pair confirms the finished table, and its scoreboard then says who confirmed it and when; a correction at the
+table clears the confirmation on the wall.
 
 Four pairs, Mitchell, one round, played to 1,000 (a table rule): T = 2 tables, Roses(0)–Lilies(2) at table 1 and
 Tulips(1)–Daisies(3) at table 2. The wall's clock stands still and the test moves it on 3 s after each change, as
@@ -121,6 +122,13 @@ def test_a_small_club_night(page: Page, live_server: str, browser: Browser, brow
         expect(other).to_have_url(re.compile(r"/scoreboard$"))
         other.get_by_role("button", name="Confirm this result").click()
         expect(other.locator(".event-confirmed")).to_contain_text("Confirmed: Roses 1,340, Lilies " + MINUS + "95")
+        # Back on the scoreboard, Confirm has given way to who confirmed it and when.
+        other.get_by_role("link", name="Back to the scoreboard").click()
+        expect(other.locator(".event-confirmed")).to_have_text(
+            re.compile(r"Confirmed by the other pair at \d\d:\d\d UTC\.$"), timeout=ANSWER
+        )
+        expect(other.get_by_role("button", name="Confirm this result")).to_have_count(0)
+        assert no_horizontal_scroll(other)
         three_seconds_later(wall)
         expect(wall_row(wall, 1).locator(".table-state")).to_have_text("confirmed", timeout=ANSWER)
 
