@@ -282,8 +282,8 @@ for _name in rules.INT_FIELDS:
 for _name in SideForm.SWITCH_ENTRIES:
     setattr(SideForm, _name, BooleanField(rules.FIELD_LABELS[_name]))
 for _kind in rules.CARD_KINDS:  # the counting grid: a cell per kind of card, melded and in hand
-    setattr(SideForm, f"melded_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} melded"))
-    setattr(SideForm, f"in_hand_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} in hand"))
+    setattr(SideForm, f"melded_{_kind}", WholeNumber(Message("{cards} melded", cards=rules.CARD_LABELS[_kind])))
+    setattr(SideForm, f"in_hand_{_kind}", WholeNumber(Message("{cards} in hand", cards=rules.CARD_LABELS[_kind])))
 del _name, _kind
 
 

@@ -282,3 +282,31 @@ def test_a_stake_that_is_not_a_number_is_told_in_the_phones_language(client, lan
     game = played(client, target=10000)
     page = text(client.get(f"/games/{game}", query_string={"stake": "lots"}, headers=HEADERS[language]))
     assert message in page
+
+
+# --- The rest of the pages' English ------------------------------------------------------------------------------
+
+
+def test_a_select_s_choices_and_the_counting_grid_s_cells_are_in_the_phones_language(client):
+    page = client.get("/games/new", headers=HEADERS["es"]).get_data(as_text=True)
+    assert re.search(r'<option( selected)? value="play_on">Jugar otra mano</option>', page)
+    assert "Play another hand" not in page
+    english = client.get("/games/new", headers=ENGLISH).get_data(as_text=True)
+    assert re.search(r'<option( selected)? value="play_on">Play another hand</option>', english)
+    game = played(client, keep=True)
+    form = client.get(f"/games/{game}/hands/new", headers=HEADERS["it"]).get_data(as_text=True)
+    assert 'aria-label="Assi: calate"' in form and 'aria-label="Assi: in mano"' in form
+    assert "Aces melded" not in form and "Aces in hand" not in form
+
+
+def test_deleting_a_game_says_so_in_the_phones_language(client):
+    game = played(client, keep=True)
+    client.post(f"/games/{game}/delete", headers=HEADERS["pt_BR"])
+    assert "Partida apagada: Us v Them." in text(client.get("/history", headers=HEADERS["pt_BR"]))
+    gone = client.get(f"/games/{game}/delete", headers=HEADERS["pt_BR"])
+    assert gone.status_code == 404 and "talvez já tenha sido apagada" in text(gone)
+
+
+def test_the_offline_game_page_is_titled_in_the_phones_language(client):
+    page = client.get("/offline/game", headers=HEADERS["es"]).get_data(as_text=True)
+    assert "<title>Partida empezada en este teléfono · Scorepad</title>" in page
