@@ -18,7 +18,7 @@ from wtforms import BooleanField, Field, Form, IntegerField, RadioField, SelectF
 # catch up (warn_unused_ignores), and this ignore goes.
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.form import BaseForm
-from wtforms.validators import NumberRange, Optional, StopValidation
+from wtforms.validators import Optional, StopValidation, ValidationError
 
 from . import document, rules
 from .rules import Problem
@@ -37,15 +37,26 @@ def choices(pairs: Iterable[tuple[object, str]]) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
 
 
+class AtLeast:
+    """WTForms' NumberRange(min=...) in a card player's words, its message a Message (translated where it is shown)."""
+
+    def __init__(self, minimum: int) -> None:
+        self.minimum = minimum
+
+    def __call__(self, form: BaseForm, field: Field) -> None:
+        if field.data is not None and field.data < self.minimum:
+            raise ValidationError(Message("Can't be less than {min}.", min=self.minimum))
+
+
 class WholeNumber(IntegerField):
     """An integer field that says what it wants in a card player's words; empty means 0."""
 
     data: int | None  # None: left empty, or not a whole number
 
     def __init__(self, label: str | None = None, minimum: int | None = 0, example: str = "3", **kwargs: Any) -> None:
-        validators: list[Optional | NumberRange] = [Optional()]
+        validators: list[Optional | AtLeast] = [Optional()]
         if minimum is not None:
-            validators.append(NumberRange(min=minimum, message="Can't be less than %(min)s."))
+            validators.append(AtLeast(minimum))
         self.example = example
         super().__init__(label, validators=validators, **kwargs)
 
@@ -64,7 +75,7 @@ class WholeNumber(IntegerField):
                 self.data = int(text)
             except ValueError:
                 self.data = None
-                raise ValueError(f"Enter a whole number, like {self.example}.") from None
+                raise ValueError(Message("Enter a whole number, like {example}.", example=self.example)) from None
         else:
             self.data = None
 
@@ -81,7 +92,7 @@ class MinimumCountsByHand(StringField):
         if text:
             words = [word for word in re.split(r"[/,;\s]+", text.replace("\u2212", "-")) if word]
             if not all(re.fullmatch(r"-?\d{1,6}", word) for word in words):
-                raise ValueError("Type each hand's Minimum Count with / between them, like 125 / 155 / 180.")
+                raise ValueError(Message("Type each hand's Minimum Count with / between them, like 125 / 155 / 180."))
             self.data = [int(word) for word in words]
 
     def _value(self) -> str:
@@ -271,8 +282,8 @@ for _name in rules.INT_FIELDS:
 for _name in SideForm.SWITCH_ENTRIES:
     setattr(SideForm, _name, BooleanField(rules.FIELD_LABELS[_name]))
 for _kind in rules.CARD_KINDS:  # the counting grid: a cell per kind of card, melded and in hand
-    setattr(SideForm, f"melded_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} melded"))
-    setattr(SideForm, f"in_hand_{_kind}", WholeNumber(f"{rules.CARD_LABELS[_kind]} in hand"))
+    setattr(SideForm, f"melded_{_kind}", WholeNumber(Message("{cards} melded", cards=rules.CARD_LABELS[_kind])))
+    setattr(SideForm, f"in_hand_{_kind}", WholeNumber(Message("{cards} in hand", cards=rules.CARD_LABELS[_kind])))
 del _name, _kind
 
 
@@ -386,8 +397,11 @@ class HandForm:
         for side, entry, name in zip(self.sides, hand.sides, (s.name for s in self.table.sides), strict=False):
             if rules.melding_unclear(self.rules, entry):
                 side.has_melded.errors = list(side.has_melded.errors) + [
-                    f"Did {name} meld anything this hand? Say Yes or No: it decides whether the red 3s "
-                    "count for or against."
+                    Message(
+                        "Did {name} meld anything this hand? Say Yes or No: it decides whether the red 3s "
+                        "count for or against.",
+                        name=name,
+                    )
                 ]
                 asked = True
         return asked
@@ -624,9 +638,11 @@ class NewGameForm(Form):
         seats = []
         for j in range(self.players_per_side()):
             for i in range(self.side_count()):
-                player = (self[f"player{i}_{j}"].data or "").strip() or f"Player {j + 1} of side {i + 1}"
-                side = (self[f"side{i}_name"].data or "").strip() or f"Side {i + 1}"
-                seats.append({"side": i, "player": j, "label": f"{player} ({side})"})
+                player = (self[f"player{i}_{j}"].data or "").strip() or Message(
+                    "Player {player} of side {side}", player=j + 1, side=i + 1
+                )
+                side = (self[f"side{i}_name"].data or "").strip() or Message("Side {side}", side=i + 1)
+                seats.append({"side": i, "player": j, "label": Message("{player} ({side})", player=player, side=side)})
         return seats
 
     @property

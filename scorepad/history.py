@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from . import delivery, document, rights, rulesets, store
 from .security import refuse_cross_site_posts
@@ -184,11 +185,11 @@ def _deletable(game_id: str) -> store.Stored:
     try:
         stored = store.load_game(game_id)
     except store.GameNotFound:
-        abort(404, "There is no game at this address: it may have been deleted already.")
+        abort(404, gettext("There is no game at this address: it may have been deleted already."))
     if not rights.is_scorekeeper(stored):
         abort(
             403,
-            "Only the phone that started this game (or restored it) can delete it. Nothing was deleted.",
+            gettext("Only the phone that started this game (or restored it) can delete it. Nothing was deleted."),
         )
     return stored
 
@@ -208,7 +209,7 @@ def delete_game(game_id: str) -> ResponseReturnValue:
     try:
         store.delete_game(stored)
     except store.EditConflict:
-        flash("The game changed on another phone at the same moment: nothing was deleted. Try again.", "error")
+        flash(gettext("The game changed on another phone at the same moment: nothing was deleted. Try again."), "error")
         return redirect(url_for("history.confirm_delete_game", game_id=game_id), 303)
-    flash(f"Game deleted: {title}.", "success")
+    flash(gettext("Game deleted: %(title)s.", title=title), "success")
     return redirect(url_for("history.history"), 303)

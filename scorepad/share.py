@@ -18,8 +18,8 @@ from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
 
 from . import delivery, event_store, rules, store
-from .rules.errors import Message
-from .web import load_or_404, points, render, scoresheet_context, translated
+from .rules.errors import Message, Points
+from .web import load_or_404, render, scoresheet_context, translated
 
 bp = Blueprint("share", __name__)
 
@@ -252,17 +252,21 @@ PENALTY_MEANINGS = {value.key: value.meaning for value in rules.CATALOGUE if val
 
 
 def minimum_count_rows(bands: tuple[rules.Band, ...]) -> list[tuple[str, int]]:
-    """The Minimum Count table as a player reads it: (the scores a band covers, its minimum) per band."""
-    rows = []
+    """The Minimum Count table as a player reads it: (the scores a band covers, its minimum) per band, the scores
+    as a Message (translated where the page shows it)."""
+    rows: list[tuple[str, int]] = []
     for i, band in enumerate(bands):
         following = bands[i + 1].start if i + 1 < len(bands) else None
+        scores: str
         if following is None:
-            scores = "any score" if i == 0 else f"{points(band.start)} and up"
+            scores = Message("any score") if i == 0 else Message("{start} and up", start=Points(band.start or 0))
         elif i == 0:
-            scores = f"below {points(following)}" + (" (negative too)" if following > 0 else "")
+            below = Message("below {score} (negative too)") if following > 0 else Message("below {score}")
+            scores = Message(below.text, score=Points(following))
         else:
             # Scores go in fives: a band ends at the last multiple of 5 below the next band's start.
-            scores = f"{points(band.start)} \u2013 {points((following - 1) // 5 * 5)}"
+            last = Points((following - 1) // 5 * 5)
+            scores = Message("{start} \u2013 {end}", start=Points(band.start or 0), end=last)
         rows.append((scores, band.minimum))
     return rows
 

@@ -279,7 +279,8 @@ def test_each_table_rule_s_meaning_is_read_with_its_field(client):
         page,
     )
     assert (
-        '<p class="hint rule-hint" id="value_natural_canasta-hint">Seven or more of a kind, no wild cards.</p>' in page
+        '<p class="hint rule-hint" id="value_natural_canasta-hint">Points for each canasta with no wild cards.</p>'
+        in page
     )
     assert re.search(r'<select[^>]*aria-describedby="tie-hint tie-error"[^>]*id="tie"', page) or re.search(
         r'<select[^>]*id="tie"[^>]*aria-describedby="tie-hint tie-error"', page

@@ -16,7 +16,7 @@ from .catalogue import (
     VALUE_LABELS,
     preset_values,
 )
-from .errors import Problem, RuleError
+from .errors import Message, Problem, RuleError
 from .table import (
     COUNTS_WITHOUT_CANASTA,
     MOST_HANDS,
@@ -101,29 +101,37 @@ def _modern_rules(key: str, all_eight_threes: int | None = None, wipeout: bool =
 PRESETS: Mapping[str, Preset] = {
     "modern": Preset(
         "modern",
-        "Modern American",
-        "Modern American Canasta: 8,500 to win, special canastas and special hands.",
+        Message("Modern American"),
+        Message("Modern American Canasta: {target:,} to win, special canastas and special hands.", target=8500),
         True,
         _modern_rules("modern"),
     ),
     "cla": Preset(
         "cla",
-        "CLA",
-        "Canasta League of America: modern scoring with more special hands.",
+        Message("CLA"),
+        Message("Canasta League of America: modern scoring with more special hands."),
         True,
         _modern_rules("cla"),
     ),
     "wca": Preset(
         "wca",
-        "WCA",
-        "World Canasta Association: bigger wild canastas, 200 for going out, 100 for each 3 left in hand, wipeout on.",
+        Message("WCA"),
+        Message(
+            "World Canasta Association: bigger wild canastas, {going_out} for going out, {three} for each 3 left in "
+            "hand, wipeout on.",
+            going_out=200,
+            three=100,
+        ),
         True,
         _modern_rules("wca", all_eight_threes=3000, wipeout=True),
     ),
     "classic": Preset(
         "classic",
-        "Classic",
-        "Classic Canasta: 5,000 to win, red 3s only, no special canastas or hands; six players allowed.",
+        Message("Classic"),
+        Message(
+            "Classic Canasta: {target:,} to win, red 3s only, no special canastas or hands; six players allowed.",
+            target=5000,
+        ),
         False,
         Rules(
             preset="classic",
