@@ -117,7 +117,7 @@ def player_statistics(games: list[store.Stored]) -> list[PlayerStatistics]:
 
     Played: every game the player sat in, finished or not. Won: finished games whose winners include the
     player's side (a shared win counts). Average hand: the side's points over all its hands (its totals, since
-    a total is the sum of its hands). Special canastas and special hands: those the player's side made."""
+    a total is the sum of its hands, less any total brought forward from paper). Special canastas and special hands: those the player's side made."""
     players: dict[str, PlayerStatistics] = {}
     for stored in games:  # newest first: the latest spelling of a name is the one shown
         score, table = stored.score, stored.game.table
@@ -128,7 +128,7 @@ def player_statistics(games: list[store.Stored]) -> list[PlayerStatistics]:
                 player.played += 1
                 player.won += int(score.finished and i in score.winners)
                 player.hands += len(entries)
-                player.points += score.totals[i]
+                player.points += score.totals[i] - (table.brought_forward[i] if table.brought_forward else 0)
                 player.sevens += sum(entry.sevens_canasta for entry in entries)
                 player.aces += sum(entry.aces_canasta for entry in entries)
                 player.wild += sum(entry.wild_canasta is not None for entry in entries)

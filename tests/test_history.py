@@ -430,3 +430,20 @@ def test_a_file_of_more_games_than_a_restore_takes_is_refused_in_words(client):
     response = restore(client, json.dumps(body).encode())
     assert response.status_code == 422
     assert "This file holds 1,001 games; a file restores at most 1,000 at a time." in text(response)
+
+
+def test_statistics_leave_out_the_totals_brought_forward_from_paper(client):
+    """A game moved in from paper at 3,000 to 1,500, then one hand here. Us: 2 naturals 1,000 + out 100 + Count 400
+    = 1,500; Them: 1 mixed 300 + Count 100 = 400. The average hand is the hand's, not the paper's totals with it
+    (4,500 and 1,900)."""
+    doc = game_document(
+        hands=[
+            {"sides": [{"natural_canastas": 2, "went_out": True, "count": 400}, {"mixed_canastas": 1, "count": 100}]}
+        ],
+        target=5000,
+    )
+    doc["brought_forward"] = [3000, 1500]
+    keep(client, doc)
+    rows = statistics(client)
+    assert rows["Ann"][2] == rows["Cleo"][2] == "1,500"
+    assert rows["Bea"][2] == rows["Dot"][2] == "400"
