@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
 from htmx_flask import request
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -194,18 +195,19 @@ def _save_rules(form: NewGameForm, replace: bool) -> ResponseReturnValue:
     try:
         ruleset, replaced = rulesets.save(service.this_device(), name, game_rules, replace=confirmed)
     except rulesets.NameTaken as taken:
-        question = (
-            f"This phone already has rules called \u201c{taken.existing.name}\u201d: replace them, or type another "
-            "name (under \u201cKeep these rules for next time\u201d)."
+        question = gettext(
+            "This phone already has rules called \u201c%(name)s\u201d: replace them, or type another "
+            "name (under \u201cKeep these rules for next time\u201d).",
+            name=taken.existing.name,
         )
         return _new_game_page(form, errors=[question], replace_question=taken.existing.name)
     except rulesets.RuleSetError as error:
         form.rule_set_name.errors = [str(error)]
         return _new_game_page(form, 422)
     if replaced:
-        flash(f"The rules saved as \u201c{ruleset.name}\u201d are replaced by these.", "success")
+        flash(gettext("The rules saved as \u201c%(name)s\u201d are replaced by these.", name=ruleset.name), "success")
     else:
-        flash(f"Rules saved as \u201c{ruleset.name}\u201d: choose them here next time.", "success")
+        flash(gettext("Rules saved as \u201c%(name)s\u201d: choose them here next time.", name=ruleset.name), "success")
     # The page again, as a page to reload safely: the players as typed, the rules from the set just saved.
     kept = {
         key: value
@@ -253,7 +255,7 @@ def import_game() -> ResponseReturnValue:
         else:
             stored = _restore(game, data)
             restored_games(1)
-            flash("Game restored.", "success")
+            flash(gettext("Game restored."), "success")
             return redirect(url_for("games.show", game_id=stored.id), 303)
     return _home_page(errors, 422)
 
@@ -304,15 +306,17 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
     restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
-    told = [f"{restored} game{'s' if restored != 1 else ''} restored."]
+    told = [ngettext("%(num)d game restored.", "%(num)d games restored.", restored)]
     if already:
-        one = already == 1
         told.append(
-            f"{already} game{'' if one else 's'} {'was' if one else 'were'} already on this phone "
-            f"and left as {'it is' if one else 'they are'}."
+            ngettext(
+                "%(num)d game was already on this phone and left as it is.",
+                "%(num)d games were already on this phone and left as they are.",
+                already,
+            )
         )
     if rule_sets:
-        told.append(f"{rule_sets} saved rule set{'s' if rule_sets != 1 else ''} restored.")
+        told.append(ngettext("%(num)d saved rule set restored.", "%(num)d saved rule sets restored.", rule_sets))
     if not refused and not rule_set_problems:
         flash(" ".join(told), "success")
         return redirect(url_for("history.history"), 303)
