@@ -99,3 +99,25 @@ def test_a_single_red_3_and_a_plural_of_each_language(app):
     assert [str(m.said) for m in marks] == ["went out concealed", "1 natural canasta", "1 red 3"]
     with app.test_request_context("/", headers=HEADERS["es"]):
         assert [web.translated(m.said) for m in marks] == ["cerró de mano", "1 canasta limpia", "1 3 rojo"]
+
+
+def test_a_preset_chosen_without_javascript_is_said_in_spanish(client):
+    data = {**NEW_GAME, "preset": "classic", "rules_from": "modern", "target": "8500"}
+    response = client.post("/games", data=data, headers=HEADERS["es"])
+    assert response.status_code == 200
+    said = text(response)
+    assert "Las reglas de la mesa ahora son las de Clásica: revisalas y después empezá la partida." in said
+
+
+def test_saved_rules_renamed_and_deleted_are_said_in_portuguese(client):
+    from tests.test_rule_sets import TUESDAY
+
+    pt = HEADERS["pt_BR"]
+    saved = client.post("/games", data=TUESDAY, headers=pt)
+    assert saved.status_code == 303
+    assert "Regras salvas como \u201cTuesday club\u201d" in text(client.get(saved.location, headers=pt))
+    set_id = re.search(r"rule_set=(\d+)", saved.location).group(1)
+    assert client.post(f"/rules/{set_id}/rename", data={"name": "Quinta"}, headers=pt).status_code == 303
+    assert "\u201cTuesday club\u201d agora se chama \u201cQuinta\u201d." in text(client.get("/rules", headers=pt))
+    assert client.post(f"/rules/{set_id}/delete", headers=pt).status_code == 303
+    assert "\u201cQuinta\u201d apagadas." in text(client.get("/rules", headers=pt))

@@ -16,7 +16,7 @@ from ..forms import SUMMARY, NewGameForm, attach_problems, choices
 from ..rules import RuleError
 from ..rulesets import RuleSet
 from ..security import restored_games
-from ..web import render
+from ..web import render, translated
 from . import bp
 
 RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for the regulars, short to scroll
@@ -150,6 +150,11 @@ def new_game() -> ResponseReturnValue:
     return _new_game_page(form, other_choice={"preset": "rule_set", "rule_set": "preset"}.get(trigger or ""))
 
 
+def _rules_now(preset: object) -> str:
+    """What the new-game page says once a preset's rules are put in its boxes (without JavaScript)."""
+    return gettext("The table rules are now %(name)s's: check them, then start the game.", name=preset)
+
+
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     """Start the game described by the form, and keep its edit rights on this phone (or save its rules)."""
@@ -162,14 +167,19 @@ def create_game() -> ResponseReturnValue:
     if request.form.get("set_from", form.rule_set.data or "") != (form.rule_set.data or ""):
         chosen = service.chosen_rule_set(form)
         _start_from(form, chosen)
-        name = f"\u201c{chosen.name}\u201d" if chosen else f"{form.chosen_preset.name}'s"
-        return _new_game_page(form, errors=[f"The table rules are now {name}: check them, then start the game."])
+        if chosen:
+            now = gettext(
+                "The table rules are now \u201c%(name)s\u201d: check them, then start the game.", name=chosen.name
+            )
+        else:
+            now = _rules_now(translated(form.chosen_preset.name))
+        return _new_game_page(form, errors=[now])
     if request.form.get("rules_from", form.preset.data) != form.preset.data:
         _start_from(form, None)
-        name = rules.PRESETS[form.preset.data].name if form.preset.data in rules.PRESETS else "the chosen"
-        return _new_game_page(form, errors=[f"The table rules are now {name}'s: check them, then start the game."])
+        preset = rules.PRESETS.get(form.preset.data or "")
+        return _new_game_page(form, errors=[_rules_now(translated(preset.name) if preset else gettext("the chosen"))])
     if request.form.get("seats_from", form.players.data) != form.players.data:
-        return _new_game_page(form, errors=["Now choose who deals first among these players."])
+        return _new_game_page(form, errors=[gettext("Now choose who deals first among these players.")])
     # A value left blank, or one the page doesn't show for this preset, is the starting rules'.
     form.fill_rules(service.starting_rules(form), only_unset=True)
     if action in ("save_rules", "replace_rules"):
