@@ -20,6 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -143,7 +144,10 @@ def save(device: str, name: str, game_rules: rules.Rules, replace: bool = False)
         return existing, True
     if len(saved(device)) >= MOST_RULE_SETS:
         raise RuleSetError(
-            f"This phone keeps up to {MOST_RULE_SETS} sets of rules: delete one you no longer use first."
+            gettext(
+                "This phone keeps up to %(most)s sets of rules: delete one you no longer use first.",
+                most=MOST_RULE_SETS,
+            )
         )
     ruleset = RuleSet(device_hash=device, name=name, rules=complete, created_at=now, updated_at=now)
     db.session.add(ruleset)
@@ -160,7 +164,10 @@ def rename(device: str, ruleset: RuleSet, name: str) -> None:
     other = named(device, name)
     if other is not None and other.id != ruleset.id:
         raise RuleSetError(
-            f"This phone already has rules called \u201c{other.name}\u201d: choose another name, or delete those first."
+            gettext(
+                "This phone already has rules called \u201c%(name)s\u201d: choose another name, or delete those first.",
+                name=other.name,
+            )
         )
     ruleset.name, ruleset.updated_at = name, datetime.now(UTC)
     _commit_or_say_taken(name)
@@ -173,8 +180,11 @@ def _commit_or_say_taken(name: str) -> None:
     except IntegrityError:
         db.session.rollback()
         raise RuleSetError(
-            f"Rules called \u201c{name}\u201d were saved on this phone at the same moment: look at the saved rules, "
-            "then try again."
+            gettext(
+                "Rules called \u201c%(name)s\u201d were saved on this phone at the same moment: look at the saved "
+                "rules, then try again.",
+                name=name,
+            )
         ) from None
 
 
@@ -306,7 +316,7 @@ def rename_set(set_id: int) -> ResponseReturnValue:
         rename(ruleset.device_hash, ruleset, request.form.get("name", ""))
     except RuleSetError as error:
         return _page(errors={set_id: {"message": str(error), "typed": request.form.get("name", "")}}, status=422)
-    flash(f"\u201c{old}\u201d is now called \u201c{ruleset.name}\u201d.", "success")
+    flash(gettext("\u201c%(old)s\u201d is now called \u201c%(new)s\u201d.", old=old, new=ruleset.name), "success")
     return redirect(url_for("rulesets.index"), 303)
 
 
@@ -322,7 +332,7 @@ def delete_set(set_id: int) -> ResponseReturnValue:
     ruleset = _own_or_404(set_id)
     name = ruleset.name
     delete(ruleset)
-    flash(f"\u201c{name}\u201d deleted. Games started from these rules keep them.", "success")
+    flash(gettext("\u201c%(name)s\u201d deleted. Games started from these rules keep them.", name=name), "success")
     return redirect(url_for("rulesets.index"), 303)
 
 
@@ -342,10 +352,10 @@ def upload() -> ResponseReturnValue:
     """Load the sets of a rules file on this phone (a set of the same name is replaced)."""
     upload = request.files.get("rules_file")
     if upload is None or not upload.filename:
-        return _page(import_errors=["Choose a Scorepad rules file (.json) to load."], status=422)
+        return _page(import_errors=[gettext("Choose a Scorepad rules file (.json) to load.")], status=422)
     count, problems = import_file(rights.device_hash(), upload.read())
     if count:
-        flash(f"{count} set{'s' if count != 1 else ''} of rules loaded.", "success")
+        flash(ngettext("%(num)d set of rules loaded.", "%(num)d sets of rules loaded.", count), "success")
     if problems:
         if not count:
             problems = ["Nothing was loaded.", *problems]

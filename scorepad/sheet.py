@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .rules import Hand, Rules, SideEntry, special_hand_name
+from .rules.errors import Message, Plural
 
 BONUS, SPECIAL, PENALTY = "bonus", "special", "penalty"
 
@@ -28,43 +29,40 @@ class Mark:
         return self.shown != self.said
 
 
-def _many(number: int, one: str, several: str) -> str:
-    return f"{number} {one if number == 1 else several}"
-
-
-# The special canastas as the row shows them, and in full.
+# The special canastas as the row shows them, and in full. Every mark is a rules Message (Plural where it counts),
+# English as it stands and said in the page's language where the page shows it (web.translated, Jinja's finalize).
 _WILD_CANASTAS = {
-    "deuces": ("2s canasta", "wild-card canasta of seven 2s"),
-    "jokers": ("jokers canasta", "wild-card canasta of four jokers and three 2s"),
-    "mixed": ("wild canasta", "wild-card canasta of any other mix"),
+    "deuces": (Message("2s canasta"), Message("wild-card canasta of seven 2s")),
+    "jokers": (Message("jokers canasta"), Message("wild-card canasta of four jokers and three 2s")),
+    "mixed": (Message("wild canasta"), Message("wild-card canasta of any other mix")),
 }
 
 
 def _canastas(entry: SideEntry) -> list[Mark]:
     marks = []
-    if entry.natural_canastas:
-        said = _many(entry.natural_canastas, "natural canasta", "natural canastas")
-        marks.append(Mark(f"{entry.natural_canastas} natural", said))
-    if entry.mixed_canastas:
-        said = _many(entry.mixed_canastas, "mixed canasta", "mixed canastas")
-        marks.append(Mark(f"{entry.mixed_canastas} mixed", said))
+    if count := entry.natural_canastas:
+        said = Plural("{count} natural canasta", "{count} natural canastas", count)
+        marks.append(Mark(Plural("{count} natural", "{count} natural", count), said))
+    if count := entry.mixed_canastas:
+        said = Plural("{count} mixed canasta", "{count} mixed canastas", count)
+        marks.append(Mark(Plural("{count} mixed", "{count} mixed", count), said))
     if entry.sevens_canasta:
-        marks.append(Mark("7s canasta", "sevens canasta", SPECIAL))
+        marks.append(Mark(Message("7s canasta"), Message("sevens canasta"), SPECIAL))
     if entry.aces_canasta:
-        marks.append(Mark("aces canasta", "pure aces canasta", SPECIAL))
+        marks.append(Mark(Message("aces canasta"), Message("pure aces canasta"), SPECIAL))
     if entry.wild_canasta is not None:
-        shown, said = _WILD_CANASTAS.get(entry.wild_canasta, ("wild canasta", "wild-card canasta"))
-        marks.append(Mark(shown, said, SPECIAL))
+        wild = _WILD_CANASTAS.get(entry.wild_canasta, (Message("wild canasta"), Message("wild-card canasta")))
+        marks.append(Mark(*wild, SPECIAL))
     return marks
 
 
 def _threes(rules: Rules, entry: SideEntry) -> list[Mark]:
     marks = []
     if entry.red_threes:
-        words = _many(entry.red_threes, "red 3", "red 3s")
+        words = Plural("{count} red 3", "{count} red 3s", entry.red_threes)
         marks.append(Mark(words, words))
     if entry.black_threes and rules.modern:
-        words = _many(entry.black_threes, "black 3", "black 3s")
+        words = Plural("{count} black 3", "{count} black 3s", entry.black_threes)
         marks.append(Mark(words, words))
     return marks
 
@@ -72,34 +70,50 @@ def _threes(rules: Rules, entry: SideEntry) -> list[Mark]:
 def _penalties(entry: SideEntry) -> list[Mark]:
     marks = []
     for unfinished, shown, said in (
-        (entry.incomplete_sevens, "unfinished 7s", "unfinished sevens meld"),
-        (entry.incomplete_aces, "unfinished aces", "unfinished aces meld"),
-        (entry.incomplete_wild, "unfinished wilds", "unfinished wild-card meld"),
+        (entry.incomplete_sevens, Message("unfinished 7s"), Message("unfinished sevens meld")),
+        (entry.incomplete_aces, Message("unfinished aces"), Message("unfinished aces meld")),
+        (entry.incomplete_wild, Message("unfinished wilds"), Message("unfinished wild-card meld")),
     ):
         if unfinished:
             marks.append(Mark(shown, said, PENALTY))
-    for players, cards in ((entry.dirty_sevens, "7s"), (entry.dirty_aces, "aces")):
-        if players:
-            shown = f"dirty {cards}" if players == 1 else f"dirty {cards} \u00d7{players}"
-            said = f"{_many(players, 'player', 'players')} caught with three {cards}"
-            marks.append(Mark(shown, said, PENALTY))
-    if entry.threes_in_hand:
-        words = "a 3 in hand" if entry.threes_in_hand == 1 else f"{entry.threes_in_hand} threes in hand"
+    if players := entry.dirty_sevens:
+        shown = Message("dirty 7s") if players == 1 else Message("dirty 7s \u00d7{players}", players=players)
+        said = Plural("{count} player caught with three 7s", "{count} players caught with three 7s", players)
+        marks.append(Mark(shown, said, PENALTY))
+    if players := entry.dirty_aces:
+        shown = Message("dirty aces") if players == 1 else Message("dirty aces \u00d7{players}", players=players)
+        said = Plural("{count} player caught with three aces", "{count} players caught with three aces", players)
+        marks.append(Mark(shown, said, PENALTY))
+    if count := entry.threes_in_hand:
+        words = Message("a 3 in hand") if count == 1 else Message("{count} threes in hand", count=count)
         if entry.last_draw_three:
-            marks.append(Mark(f"{words}, one drawn last", f"{words}, one the last card of the stock", PENALTY))
+            shown = Message("{words}, one drawn last", words=words)
+            marks.append(Mark(shown, Message("{words}, one the last card of the stock", words=words), PENALTY))
         else:
             marks.append(Mark(words, words, PENALTY))
     if entry.red_threes_in_hand:
-        words = _many(entry.red_threes_in_hand, "red 3 in hand", "red 3s in hand")
+        words = Plural("{count} red 3 in hand", "{count} red 3s in hand", entry.red_threes_in_hand)
         marks.append(Mark(words, words, PENALTY))
-    if entry.failed_go_out_asks:
-        times = "" if entry.failed_go_out_asks == 1 else f" \u00d7{entry.failed_go_out_asks}"
-        said = "asked to go out, then didn't" + ("" if not times else f", {entry.failed_go_out_asks} times")
-        marks.append(Mark(f"asked, didn't go out{times}", said, PENALTY))
-    if entry.failed_pile_takes:
-        times = "" if entry.failed_pile_takes == 1 else f" \u00d7{entry.failed_pile_takes}"
-        said = "took the pile, couldn't use its top card" + ("" if not times else f", {entry.failed_pile_takes} times")
-        marks.append(Mark(f"pile not used{times}", said, PENALTY))
+    if times := entry.failed_go_out_asks:
+        shown = (
+            Message("asked, didn't go out")
+            if times == 1
+            else Message("asked, didn't go out \u00d7{times}", times=times)
+        )
+        said = (
+            Message("asked to go out, then didn't")
+            if times == 1
+            else Message("asked to go out, then didn't, {times} times", times=times)
+        )
+        marks.append(Mark(shown, said, PENALTY))
+    if times := entry.failed_pile_takes:
+        shown = Message("pile not used") if times == 1 else Message("pile not used \u00d7{times}", times=times)
+        said = (
+            Message("took the pile, couldn't use its top card")
+            if times == 1
+            else Message("took the pile, couldn't use its top card, {times} times", times=times)
+        )
+        marks.append(Mark(shown, said, PENALTY))
     return marks
 
 
@@ -111,14 +125,14 @@ def side_marks(rules: Rules, entry: SideEntry) -> tuple[Mark, ...]:
         return (Mark(name.split(" (")[0], name, SPECIAL),)
     marks: list[Mark] = []
     if entry.went_out:
-        words = "went out concealed" if entry.concealed else "went out"
+        words = Message("went out concealed") if entry.concealed else Message("went out")
         marks.append(Mark(words, words))
     marks += _canastas(entry)
     marks += _threes(rules, entry)
     if entry.has_melded is False and not rules.modern:
-        marks.append(Mark("didn't meld", "didn't meld this hand", PENALTY))
+        marks.append(Mark(Message("didn't meld"), Message("didn't meld this hand"), PENALTY))
     if entry.perfect_cut and rules.perfect_cut:
-        marks.append(Mark("perfect cut", "perfect cut"))
+        marks.append(Mark(Message("perfect cut"), Message("perfect cut")))
     marks += _penalties(entry)
     return tuple(marks)
 
@@ -129,7 +143,7 @@ def hand_marks(rules: Rules, hand: Hand) -> tuple[tuple[Mark, ...], ...]:
     marks: list[tuple[Mark, ...]] = []
     for entry in hand.sides:
         if special and rules.wipeout and entry.special_hand is None:
-            marks.append((Mark("wiped out", "wiped out by the special hand", PENALTY),))
+            marks.append((Mark(Message("wiped out"), Message("wiped out by the special hand"), PENALTY),))
         else:
             marks.append(side_marks(rules, entry))
     return tuple(marks)

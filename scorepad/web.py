@@ -11,14 +11,14 @@ from urllib.parse import urlsplit
 from babel.numbers import format_decimal
 from flask import Flask, Response, abort, make_response, redirect, render_template, url_for
 from flask import request as plain_request
-from flask_babel import format_date, get_locale, gettext, lazy_gettext
+from flask_babel import format_date, get_locale, get_translations, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import rules, sheet, store
-from .rules.errors import Message
+from .rules.errors import Message, Plural
 
 
 def render(template: str, block: str | None = None, status: int = 200, **context: Any) -> Response:
@@ -201,6 +201,10 @@ def translated(message: object) -> object:
     translation; every page shows their messages through here (Jinja's finalize) and the API answers with it."""
     if not isinstance(message, Message) or language() == "en":
         return message
+    if isinstance(message, Plural):
+        return _IN_THE_LANGUAGE.format(
+            get_translations().ngettext(message.text, message.many, message.number), **message.values
+        )
     return _IN_THE_LANGUAGE.format(gettext(message.text), **message.values)
 
 

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pybabel=.venv/bin/pybabel
 if [ "${1:-}" != "compile" ]; then
-  # Keywords: the rules' Message (scorepad/rules/errors.py) and Flask-Babel's lazy_gettext, besides gettext's own.
-  "$pybabel" -q extract -F babel.cfg -k lazy_gettext -k Message --no-location --sort-output \
+  # Keywords: the rules' Message and Plural (scorepad/rules/errors.py) and Flask-Babel's lazy_gettext, besides gettext's own.
+  "$pybabel" -q extract -F babel.cfg -k lazy_gettext -k Message -k Plural:1,2 --no-location --sort-output \
     --project=Scorepad --copyright-holder="Scorepad" --msgid-bugs-address="" -o translations/messages.pot .
   "$pybabel" -q update -i translations/messages.pot -d translations --no-fuzzy-matching --ignore-obsolete
 fi

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from flask import current_app, flash, redirect, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
 from htmx_flask import request
 
 from .. import rights, store
@@ -49,10 +50,16 @@ def revoke_handover(game_id: str) -> ResponseReturnValue:
     stored = access.scorekeepers_only(game_id)
     count = len(rights.holders(stored.id))
     rights.revoke_handover(stored)
-    told = ["The old link no longer works."]
+    told = [gettext("The old link no longer works.")]
     if count:
-        told.append(f"The {count} phone{'s' if count != 1 else ''} that used it can't change the game any more.")
-    flash(" ".join([*told, "Here is a new link."]), "success")
+        told.append(
+            ngettext(
+                "The %(num)d phone that used it can't change the game any more.",
+                "The %(num)d phones that used it can't change the game any more.",
+                count,
+            )
+        )
+    flash(" ".join([*told, gettext("Here is a new link.")]), "success")
     return access.no_store(redirect(url_for("games.handover", game_id=game_id), 303))
 
 
@@ -68,12 +75,14 @@ def claim(game_id: str) -> ResponseReturnValue:
     in_link = KEY_IN_LINK.search(sent)
     key = in_link.group(1) if in_link else sent
     if key and rights.claim(stored, key):
-        flash("This phone keeps score of this game now.", "success")
+        flash(gettext("This phone keeps score of this game now."), "success")
     else:
         current_app.logger.info("Refused a handover key for game %s", game_id)  # never the key itself
         flash(
-            "That link's key doesn't match this game (the scorekeeper may have replaced the link): the "
-            "scoresheet is read-only here. Ask the scorekeeper for the current link.",
+            gettext(
+                "That link's key doesn't match this game (the scorekeeper may have replaced the link): the "
+                "scoresheet is read-only here. Ask the scorekeeper for the current link."
+            ),
             "error",
         )
     return access.no_store(redirect(url_for("games.show", game_id=game_id), 303))

@@ -6,12 +6,13 @@ from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from htmx_flask import request
 
 from .. import document, rights, rules, service, store
 from ..forms import CARD_GRID, HandForm
 from ..rules import RuleError
-from ..web import NO_SUCH_GAME, render, scoresheet_context
+from ..web import NO_SUCH_GAME, points, render, scoresheet_context, translated
 from . import access, bp, undo
 
 # --- Hand entry -----------------------------------------------------------------------------
@@ -126,12 +127,15 @@ def _ending(stored: store.Stored, hand: rules.Hand, preview: rules.HandScore) ->
     if not winners:
         return ""
     names = [side.name for side in stored.table.sides]
-    won = " and ".join(names[i] for i in winners)
-    others = [f"{totals[i]:,}".replace("-", "\u2212") for i in range(len(totals)) if i not in winners]
-    figure = f"{totals[winners[0]]:,}".replace("-", "\u2212")
+    and_ = " " + gettext("and") + " "
+    won = and_.join(names[i] for i in winners)
+    others = and_.join(points(totals[i]) for i in range(len(totals)) if i not in winners)
+    figure = points(totals[winners[0]])
     if not others:
-        return f"This hand ends the game: {won} share the win at {figure}."
-    return f"This hand ends the game: {won} win {figure} to {' and '.join(others)}."
+        return gettext("This hand ends the game: %(won)s share the win at %(figure)s.", won=won, figure=figure)
+    return gettext(
+        "This hand ends the game: %(won)s win %(figure)s to %(others)s.", won=won, figure=figure, others=others
+    )
 
 
 @bp.get("/games/<game_id>/hands/new")
@@ -139,7 +143,7 @@ def new_hand(game_id: str) -> ResponseReturnValue:
     """The hand form for the next hand."""
     stored = access.editable(game_id)
     if stored.score.finished:
-        flash("This game is over: no more hands can be added.", "error")
+        flash(gettext("This game is over: no more hands can be added."), "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
     position = stored.hand_count
     return _hand_page(stored, _hand_form(stored, position), position)
@@ -158,13 +162,13 @@ def _save(stored: store.Stored, position: int, held: store.Held | None = None) -
     editing = position < stored.hand_count
     key = _saving_key(editing)
     if key and held is not None and held.remembered is not None:  # its copy from the phone's queue came first
-        flash(f"Hand {stored.hand_count} saved.", "success")
+        flash(gettext("Hand %(number)s saved.", number=stored.hand_count), "success")
         return redirect(url_for("games.show", game_id=stored.id), 303)
     sent_version = request.form.get("version", type=int)
     if sent_version is not None and sent_version != stored.record.version:
         return _changed_meanwhile(stored.id, position, editing, sent_version)
     if not editing and stored.score.finished:
-        flash("This game is over: no more hands can be added.", "error")
+        flash(gettext("This game is over: no more hands can be added."), "error")
         return redirect(url_for("games.show", game_id=stored.id), 303)
     form = _hand_form(stored, position, request.form)
     checked = _check(stored, form, position)
@@ -189,7 +193,7 @@ def _save(stored: store.Stored, position: int, held: store.Held | None = None) -
     after = saved.hand_entries[position]  # the hand as written
     totals, notes = (before, saved.score.totals), (note_before, saved.hand_notes[position])
     undo.offer_undo(saved, "edit" if editing else "add", position, previous, after, totals, notes=notes)
-    flash(f"Hand {position + 1} saved.", "success")
+    flash(gettext("Hand %(number)s saved.", number=position + 1), "success")
     # The top of the scoresheet: the new totals, Minimum Counts and next dealer are what the table asks for.
     return redirect(url_for("games.show", game_id=stored.id), 303)
 
@@ -235,22 +239,27 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
                 (_totals_before(stored, just_saved), stored.score.totals),
                 notes=("", stored.hand_notes[just_saved]),
             )
-        undo.flash_once(f"Hand {just_saved + 1} saved.")
+        undo.flash_once(gettext("Hand %(number)s saved.", number=just_saved + 1))
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
         form = _hand_form(stored, new_position, request.form)
         form.errors.append(
-            f"The game changed while this form was open (a hand was saved, changed or deleted, "
-            f"here or on another phone). Your entries are still here, now as hand {new_position + 1}: "
-            f"check the scoresheet, and save only if this is a new hand."
+            gettext(
+                "The game changed while this form was open (a hand was saved, changed or deleted, "
+                "here or on another phone). Your entries are still here, now as hand %(number)s: "
+                "check the scoresheet, and save only if this is a new hand.",
+                number=new_position + 1,
+            )
         )
         return _hand_page(stored, form, new_position, 409)
     position = min(position, len(hands))  # the hand may have been deleted meanwhile
     form = _hand_form(stored, position, request.form)
     form.errors.append(
-        "The game changed while this form was open (here or on another phone). Your entries are "
-        "still here: check them against the scoresheet and save again."
+        gettext(
+            "The game changed while this form was open (here or on another phone). Your entries are "
+            "still here: check them against the scoresheet and save again."
+        )
     )
     return _hand_page(stored, form, position, 409)
 
@@ -323,8 +332,12 @@ def preview_edit(game_id: str, number: int) -> ResponseReturnValue:
         position = len(stored.game.hands)
         form = _hand_form(stored, position, request.form)
         form.errors.append(
-            f"Hand {number} has been deleted since this form was opened. Tap Save to keep "
-            f"these entries as hand {position + 1}, or Cancel."
+            gettext(
+                "Hand %(number)s has been deleted since this form was opened. Tap Save to keep "
+                "these entries as hand %(position)s, or Cancel.",
+                number=number,
+                position=position + 1,
+            )
         )
         return _hand_page(stored, form, position, block="preview")
     return _preview(stored, number - 1)
@@ -374,16 +387,18 @@ def delete_hand(game_id: str, number: int) -> ResponseReturnValue:
     try:
         saved = service.delete_hand(stored, position)
     except RuleError as error:
-        flash(" ".join(p.message for p in error.problems), "error")
+        flash(" ".join(str(translated(p.message)) for p in error.problems), "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
     except store.EditConflict:
         current_app.logger.info("Edit conflict deleting hand %d of game %s", number, game_id)
         flash(
-            "The game was changed on another phone at the same moment: nothing was deleted. "
-            "Check the scoresheet and try again.",
+            gettext(
+                "The game was changed on another phone at the same moment: nothing was deleted. "
+                "Check the scoresheet and try again."
+            ),
             "error",
         )
         return redirect(url_for("games.show", game_id=game_id), 303)
     undo.offer_undo(saved, "delete", position, deleted, None, (before, saved.score.totals), notes=(note, ""))
-    flash(f"Hand {number} deleted.", "success")
+    flash(gettext("Hand %(number)s deleted.", number=number), "success")
     return redirect(url_for("games.show", game_id=game_id), 303)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Response, abort, current_app, flash, redirect, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from htmx_flask import request
 
 from .. import delivery, rights, service, store
 from ..rules import RuleError
-from ..web import NO_SUCH_GAME, load_or_404, render, scoresheet_context
+from ..web import NO_SUCH_GAME, load_or_404, render, scoresheet_context, translated
 from . import access, bp, hands, settle
 from .undo import offer_for_page, offer_waiting
 
@@ -28,8 +29,10 @@ def show(game_id: str) -> ResponseReturnValue:
         # links now carry the key after "#", which never leaves the phone (scorepad.js hands it over by POST).
         current_app.logger.info("Refused a key in the address of game %s (an old link)", game_id)
         flash(
-            "This link is of an older kind that no longer gives the right to keep score: the scoresheet is "
-            "read-only here. Ask the scorekeeper for a new link (under \u201cKeep score on another phone\u201d).",
+            gettext(
+                "This link is of an older kind that no longer gives the right to keep score: the scoresheet is "
+                "read-only here. Ask the scorekeeper for a new link (under \u201cKeep score on another phone\u201d)."
+            ),
             "error",
         )
         return access.no_store(redirect(url_for("games.show", game_id=game_id), 303))
@@ -79,12 +82,14 @@ def save_note(game_id: str) -> ResponseReturnValue:
     try:
         service.save_note(stored, typed)
     except RuleError as error:
-        return _note_refused(stored, typed, " ".join(problem.message for problem in error.problems))
+        return _note_refused(stored, typed, " ".join(str(translated(problem.message)) for problem in error.problems))
     except store.EditConflict:
         return _note_refused(
-            load_or_404(game_id), typed, "The game changed on another phone at that moment: save the note again."
+            load_or_404(game_id),
+            typed,
+            gettext("The game changed on another phone at that moment: save the note again."),
         )
-    flash("Note saved." if typed.strip() else "Note taken away.")
+    flash(gettext("Note saved.") if typed.strip() else gettext("Note taken away."))
     return redirect(url_for("games.show", game_id=game_id), 303)
 
 

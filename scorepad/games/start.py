@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
 from htmx_flask import request
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -15,7 +16,7 @@ from ..forms import SUMMARY, NewGameForm, attach_problems, choices
 from ..rules import RuleError
 from ..rulesets import RuleSet
 from ..security import restored_games
-from ..web import render
+from ..web import render, translated
 from . import bp
 
 RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for the regulars, short to scroll
@@ -149,6 +150,11 @@ def new_game() -> ResponseReturnValue:
     return _new_game_page(form, other_choice={"preset": "rule_set", "rule_set": "preset"}.get(trigger or ""))
 
 
+def _rules_now(preset: object) -> str:
+    """What the new-game page says once a preset's rules are put in its boxes (without JavaScript)."""
+    return gettext("The table rules are now %(name)s's: check them, then start the game.", name=preset)
+
+
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     """Start the game described by the form, and keep its edit rights on this phone (or save its rules)."""
@@ -161,14 +167,19 @@ def create_game() -> ResponseReturnValue:
     if request.form.get("set_from", form.rule_set.data or "") != (form.rule_set.data or ""):
         chosen = service.chosen_rule_set(form)
         _start_from(form, chosen)
-        name = f"\u201c{chosen.name}\u201d" if chosen else f"{form.chosen_preset.name}'s"
-        return _new_game_page(form, errors=[f"The table rules are now {name}: check them, then start the game."])
+        if chosen:
+            now = gettext(
+                "The table rules are now \u201c%(name)s\u201d: check them, then start the game.", name=chosen.name
+            )
+        else:
+            now = _rules_now(translated(form.chosen_preset.name))
+        return _new_game_page(form, errors=[now])
     if request.form.get("rules_from", form.preset.data) != form.preset.data:
         _start_from(form, None)
-        name = rules.PRESETS[form.preset.data].name if form.preset.data in rules.PRESETS else "the chosen"
-        return _new_game_page(form, errors=[f"The table rules are now {name}'s: check them, then start the game."])
+        preset = rules.PRESETS.get(form.preset.data or "")
+        return _new_game_page(form, errors=[_rules_now(translated(preset.name) if preset else gettext("the chosen"))])
     if request.form.get("seats_from", form.players.data) != form.players.data:
-        return _new_game_page(form, errors=["Now choose who deals first among these players."])
+        return _new_game_page(form, errors=[gettext("Now choose who deals first among these players.")])
     # A value left blank, or one the page doesn't show for this preset, is the starting rules'.
     form.fill_rules(service.starting_rules(form), only_unset=True)
     if action in ("save_rules", "replace_rules"):
@@ -194,18 +205,19 @@ def _save_rules(form: NewGameForm, replace: bool) -> ResponseReturnValue:
     try:
         ruleset, replaced = rulesets.save(service.this_device(), name, game_rules, replace=confirmed)
     except rulesets.NameTaken as taken:
-        question = (
-            f"This phone already has rules called \u201c{taken.existing.name}\u201d: replace them, or type another "
-            "name (under \u201cKeep these rules for next time\u201d)."
+        question = gettext(
+            "This phone already has rules called \u201c%(name)s\u201d: replace them, or type another "
+            "name (under \u201cKeep these rules for next time\u201d).",
+            name=taken.existing.name,
         )
         return _new_game_page(form, errors=[question], replace_question=taken.existing.name)
     except rulesets.RuleSetError as error:
         form.rule_set_name.errors = [str(error)]
         return _new_game_page(form, 422)
     if replaced:
-        flash(f"The rules saved as \u201c{ruleset.name}\u201d are replaced by these.", "success")
+        flash(gettext("The rules saved as \u201c%(name)s\u201d are replaced by these.", name=ruleset.name), "success")
     else:
-        flash(f"Rules saved as \u201c{ruleset.name}\u201d: choose them here next time.", "success")
+        flash(gettext("Rules saved as \u201c%(name)s\u201d: choose them here next time.", name=ruleset.name), "success")
     # The page again, as a page to reload safely: the players as typed, the rules from the set just saved.
     kept = {
         key: value
@@ -253,7 +265,7 @@ def import_game() -> ResponseReturnValue:
         else:
             stored = _restore(game, data)
             restored_games(1)
-            flash("Game restored.", "success")
+            flash(gettext("Game restored."), "success")
             return redirect(url_for("games.show", game_id=stored.id), 303)
     return _home_page(errors, 422)
 
@@ -304,15 +316,17 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
     restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
-    told = [f"{restored} game{'s' if restored != 1 else ''} restored."]
+    told = [ngettext("%(num)d game restored.", "%(num)d games restored.", restored)]
     if already:
-        one = already == 1
         told.append(
-            f"{already} game{'' if one else 's'} {'was' if one else 'were'} already on this phone "
-            f"and left as {'it is' if one else 'they are'}."
+            ngettext(
+                "%(num)d game was already on this phone and left as it is.",
+                "%(num)d games were already on this phone and left as they are.",
+                already,
+            )
         )
     if rule_sets:
-        told.append(f"{rule_sets} saved rule set{'s' if rule_sets != 1 else ''} restored.")
+        told.append(ngettext("%(num)d saved rule set restored.", "%(num)d saved rule sets restored.", rule_sets))
     if not refused and not rule_set_problems:
         flash(" ".join(told), "success")
         return redirect(url_for("history.history"), 303)

@@ -9,6 +9,7 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, lazy_gettext
 from htmx_flask import request
 
 from .. import document, rights, rules, service, store
@@ -31,14 +32,29 @@ COOKIE_ROOM = 3_800
 # page that follows, under the same conditions, and Redo done offers Undo again.
 
 KEEP_HEADER = "Scorepad-Keep"  # sent by the service worker fetching a page to keep for offline (templates/sw.js)
-OFFERS = {  # (kind, redo): what the button says, and what the page says once it is done
-    ("add", False): ("Undo: take back hand {n}", "Hand {n} taken back."),
-    ("edit", False): ("Undo the change to hand {n}", "Hand {n} is back as it was."),
-    ("delete", False): ("Undo: bring back hand {n}", "Hand {n} is back."),
-    ("add", True): ("Redo: put hand {n} back", "Hand {n} is back."),
-    ("edit", True): ("Redo the change to hand {n}", "Hand {n} has its change again."),
-    ("delete", True): ("Redo: delete hand {n} again", "Hand {n} deleted again."),
+OFFERS = {  # (kind, redo): what the button says, and what the page says once it is done (said in the phone's language)
+    ("add", False): (lazy_gettext("Undo: take back hand %(number)s"), lazy_gettext("Hand %(number)s taken back.")),
+    ("edit", False): (
+        lazy_gettext("Undo the change to hand %(number)s"),
+        lazy_gettext("Hand %(number)s is back as it was."),
+    ),
+    ("delete", False): (lazy_gettext("Undo: bring back hand %(number)s"), lazy_gettext("Hand %(number)s is back.")),
+    ("add", True): (lazy_gettext("Redo: put hand %(number)s back"), lazy_gettext("Hand %(number)s is back.")),
+    ("edit", True): (
+        lazy_gettext("Redo the change to hand %(number)s"),
+        lazy_gettext("Hand %(number)s has its change again."),
+    ),
+    ("delete", True): (
+        lazy_gettext("Redo: delete hand %(number)s again"),
+        lazy_gettext("Hand %(number)s deleted again."),
+    ),
 }
+
+
+def offer_words(offer: dict, done: bool, redo: bool | None = None) -> str:
+    """What the offer's button says (or, `done`, what the page says once it is done), in the page's language."""
+    words = OFFERS[offer["kind"], offer["redo"] if redo is None else redo][1 if done else 0]
+    return str(words) % {"number": offer["position"] + 1}
 
 
 def offer_undo(
@@ -117,8 +133,7 @@ def offer_for_page(game_id: str, version: int) -> dict | None:
     if offer.get("token") is None and offer.get("gone") is None and offer.get("version") == version:
         offer = {**offer, "token": secrets.token_urlsafe(16)}
         session["undo"] = offer
-        label = OFFERS[offer["kind"], offer["redo"]][0]
-        return {**offer, "label": label.format(n=offer["position"] + 1)}
+        return {**offer, "label": offer_words(offer, done=False)}
     if offer.get("gone") is None:
         session["undo"] = {**offer, "gone": "left"}
     return None
@@ -180,7 +195,7 @@ def _take_up(stored: store.Stored, offer: dict) -> store.Stored:
 
 
 def _refuse_undo(game_id: str, words: str) -> ResponseReturnValue:
-    flash(words + " Nothing was changed: edit or delete the hand instead, if it needs it.", "error")
+    flash(words + " " + gettext("Nothing was changed: edit or delete the hand instead, if it needs it."), "error")
     return redirect(url_for("games.show", game_id=game_id), 303)
 
 
@@ -190,36 +205,47 @@ def undo(game_id: str) -> ResponseReturnValue:
     stored = access.correctable(game_id)
     offer = offer_of(game_id)
     token = request.form.get("token") or ""
-    what = "Redo" if offer and offer.get("redo") else "Undo"
+    redo = bool(offer and offer.get("redo"))
     if offer is not None and token and token == offer.get("follows"):
         # The Undo (or Redo) just done, sent again (a second tap): said as done, and its Redo offered again.
         if offer.get("gone") is None and offer["version"] == stored.record.version:
             offer_again(offer)
-            done = OFFERS[offer["kind"], not offer["redo"]][1]
-            flash_once(done.format(n=offer["position"] + 1))
+            flash_once(offer_words(offer, done=True, redo=not offer["redo"]))
             return redirect(url_for("games.show", game_id=game_id), 303)
-        return _refuse_undo(game_id, "That button was used already.")
+        return _refuse_undo(game_id, gettext("That button was used already."))
     if offer is None or not token or token != offer.get("token"):
         return _refuse_undo(
-            game_id, "That button was used already, or was for an older change: Undo is only for the change just made."
+            game_id,
+            gettext("That button was used already, or was for an older change: Undo is only for the change just made."),
         )
     if offer.get("gone") == "rematch" or stored.record.rematch_id != offer.get("rematch"):  # here, or elsewhere
-        return _refuse_undo(game_id, f"A rematch was started from this game since: {what} is no longer offered.")
+        return _refuse_undo(
+            game_id,
+            gettext("A rematch was started from this game since: Redo is no longer offered.")
+            if redo
+            else gettext("A rematch was started from this game since: Undo is no longer offered."),
+        )
     if offer.get("gone") == "left":
-        return _refuse_undo(game_id, f"{what} was offered only on the page that followed the change, left since.")
-    done = OFFERS[offer["kind"], offer["redo"]][1].format(n=offer["position"] + 1)
+        return _refuse_undo(
+            game_id,
+            gettext("Redo was offered only on the page that followed the change, left since.")
+            if redo
+            else gettext("Undo was offered only on the page that followed the change, left since."),
+        )
+    done = offer_words(offer, done=True)
     if _reached(stored, offer):  # the second of two taps, sent before the first was answered
         offer_undo(stored, *_turned(offer), follows=token)
         flash_once(done)
         return redirect(url_for("games.show", game_id=game_id), 303)
     if offer["version"] != stored.record.version or request.form.get("version", type=int) != stored.record.version:
         return _refuse_undo(
-            game_id, "The game has changed since (a hand was saved, changed or deleted, here or on another phone)."
+            game_id,
+            gettext("The game has changed since (a hand was saved, changed or deleted, here or on another phone)."),
         )
     try:
         saved = _take_up(stored, offer)
     except (store.EditConflict, RuleError):
-        return _refuse_undo(game_id, "The game changed on another phone at the same moment.")
+        return _refuse_undo(game_id, gettext("The game changed on another phone at the same moment."))
     offer_undo(saved, *_turned(offer), follows=token)
     flash(done, "success")
     return redirect(url_for("games.show", game_id=game_id), 303)
@@ -266,7 +292,10 @@ def rematch(game_id: str) -> ResponseReturnValue:
         store.delete_game(store.load_game(rematch_id))  # this phone's, never played
         session["rematch"] = {"of": game_id, "game": leads_to, "at": time.time()}
         return joined
-    flash(f"Rematch started: {game.table.player_of_seat(game.table.first_dealer)} deals first.", "success")
+    flash(
+        gettext("Rematch started: %(dealer)s deals first.", dealer=game.table.player_of_seat(game.table.first_dealer)),
+        "success",
+    )
     session["rematch"] = {"of": game_id, "game": rematch_id, "at": time.time()}
     return response
 
@@ -279,5 +308,5 @@ def _join_rematch(stored: store.Stored, rematch_id: str) -> ResponseReturnValue 
     except store.GameNotFound:
         return None
     rights.grant(rematch_game, rights.CREATED if rights.is_scorekeeper(stored) else rights.LINK)
-    flash("The rematch had started already on another phone: this phone keeps score of it too.", "success")
+    flash(gettext("The rematch had started already on another phone: this phone keeps score of it too."), "success")
     return redirect(url_for("games.show", game_id=rematch_game.id), 303)

@@ -22,6 +22,19 @@ class Message(str):
         return message
 
 
+class Plural(Message):
+    """A Message whose words follow a count: `one` for 1, `many` otherwise in English, and the language's own plural
+    forms in another (web.translated, ngettext). Extracted with both forms (scripts/i18n.sh: `-k Plural:1,2`)."""
+
+    many: str
+    number: int  # the count the words follow (put in as {count})
+
+    def __new__(cls, one: str, many: str, count: int, **values: object) -> Plural:
+        message = str.__new__(cls, (one if count == 1 else many).format(count=count, **values))
+        message.text, message.values, message.many, message.number = one, {"count": count, **values}, many, count
+        return message
+
+
 class Points(int):
     """Points in a message, written as the sheet writes them: 1,685 and \u22122,060 (a real minus sign)."""
 
