@@ -117,7 +117,8 @@ def player_statistics(games: list[store.Stored]) -> list[PlayerStatistics]:
 
     Played: every game the player sat in, finished or not. Won: finished games whose winners include the
     player's side (a shared win counts). Average hand: the side's points over all its hands (its totals, since
-    a total is the sum of its hands, less any total brought forward from paper). Special canastas and special hands: those the player's side made."""
+    a total is the sum of its hands, less any total brought forward from paper). Special canastas and special
+    hands: those the player's side made."""
     players: dict[str, PlayerStatistics] = {}
     for stored in games:  # newest first: the latest spelling of a name is the one shown
         score, table = stored.score, stored.game.table
