@@ -73,11 +73,16 @@ if [ -z "$pg_url" ]; then
   start_throwaway_postgres "$pg_bin" -c fsync=off -c synchronous_commit=off -c full_page_writes=off || exit 1
 fi
 
-# The whole suite on each database, in two runs: the tests without a browser, then the browser tests, each on two
+# The suite on each database, in two runs: the tests without a browser, then the browser tests, each on two
 # pytest-xdist workers (two cores' worth; each test has its own database and its own server either way; a file's
 # tests stay on one worker). The browser tests wait on what the page shows, never on time, so a second browser
-# beside them only slows them. Every run goes ahead, and any one failing fails the script
+# beside them only slows them. On PostgreSQL, tests/conftest.py leaves out what would only repeat the SQLite run:
+# the tests that reach no database, and the browser tests not marked both_databases (those where saves race, the
+# phone's queue replays hands, or revisions matter are). Every run goes ahead, and any one failing fails the script
 # (a run that selects no test, as when the arguments name only files of the other kind, is not a failure).
+# Python's compiled files are written (a machine may say PYTHONDONTWRITEBYTECODE): each of the eight pytest
+# processes would otherwise compile and rewrite every test module and Scorepad's own again, about half a minute each.
+unset PYTHONDONTWRITEBYTECODE
 status=0
 run_pytest() {  # the database (SQLite or PostgreSQL), which tests (words), then pytest's arguments
   local what=$1 which=$2 rc=0

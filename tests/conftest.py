@@ -85,11 +85,30 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Mark the browser tests (tests/e2e/) `e2e`: scripts/test.sh runs them apart (-m e2e, -m "not e2e")."""
+    """Mark the browser tests (tests/e2e/) `e2e`: scripts/test.sh runs them apart (-m e2e, -m "not e2e").
+
+    On PostgreSQL a run leaves out what would only do again what the SQLite run did: a test with no database (no
+    `database_uri` among its fixtures: the rules, the scripts, the docs) and a browser test not marked
+    `both_databases`. What a browser test checks of the server (every page, form and API call) is checked on both
+    databases by the tests without a browser; the browser tests marked are those where the database is part of
+    what is tested: saves at once (a double tap, two phones), hands replayed from the phone's queue, a lost answer,
+    Undo against a later change, revisions and their ETags."""
     browser_tests = Path(__file__).parent / "e2e"
+    on_postgresql = databases.server_url() is not None
+    kept, left_out = [], []
     for item in items:
-        if browser_tests in item.path.parents:
+        browser = browser_tests in item.path.parents
+        if browser:
             item.add_marker(pytest.mark.e2e)
+        if on_postgresql and (
+            "database_uri" not in item.fixturenames or (browser and not item.get_closest_marker("both_databases"))
+        ):
+            left_out.append(item)
+        else:
+            kept.append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 def pytest_report_header(config) -> str:

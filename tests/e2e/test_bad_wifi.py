@@ -109,6 +109,7 @@ def everything_the_indicator_said(page: Page) -> list[tuple[str, str]]:
     return seen
 
 
+@pytest.mark.both_databases
 def test_on_hanging_wifi_the_figures_show_at_once_and_a_hand_saved_waits_then_goes_once(page, wifi, live_server):
     page.add_init_script(RECORD_THE_INDICATOR)
     start_game(page, wifi.url)
@@ -269,6 +270,7 @@ def test_a_phone_given_rights_by_the_handover_link_works_offline_at_once(
         other.close()
 
 
+@pytest.mark.both_databases
 def test_a_hand_being_typed_on_the_scoresheet_outlives_the_reload_after_a_sync(page, wifi, live_server):
     """Hand 1 waits on the phone; hand 2 is being typed at the scoresheet's foot when the Wi-Fi comes back. The sync
     loads the scoresheet again with the server's figures: what was typed for hand 2 is still there."""

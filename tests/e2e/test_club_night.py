@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import no_horizontal_scroll
@@ -50,6 +51,7 @@ def three_seconds_later(wall: Page) -> None:
     wall.clock.run_for(LIVE)
 
 
+@pytest.mark.both_databases
 def test_a_small_club_night(page: Page, live_server: str, browser: Browser, browser_context_args: dict):
     event_id = create_club_night(page, live_server)
     expect(page.locator("#table-1")).to_contain_text("Roses")

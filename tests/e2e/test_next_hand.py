@@ -30,6 +30,7 @@ def stored_hands(page: Page, game_url: str) -> list[dict]:
     return page.request.get(game_url.replace("/games/", "/api/games/")).json()["hands"]
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_save_double_tapped_stores_one_hand_and_a_late_tap_stores_none(page: Page, live_server: str, screen: dict):
     page.set_viewport_size(screen)

@@ -176,6 +176,7 @@ def save_hand_1_kept_for_offline(page, wifi) -> None:
     until(page, lambda: has_hand_1(page), "hand 1 kept for offline")
 
 
+@pytest.mark.both_databases
 def test_a_late_answer_never_brings_back_a_hand_taken_back(page, wifi):
     """A copy asked for while hand 1 stood, answered after the Undo (slow Wi-Fi): the copy kept for offline stays
     the newer one, without hand 1. (CI saw it: a late copy came back over the Undo's, and the scoresheet opened
@@ -199,6 +200,7 @@ def test_a_late_answer_never_brings_back_a_hand_taken_back(page, wifi):
     expect(page.get_by_text("No hands yet.")).to_be_visible(timeout=WAIT)
 
 
+@pytest.mark.both_databases
 def test_the_copy_kept_for_offline_never_offers_undo_or_redo(page, wifi):
     save_hand_1_kept_for_offline(page, wifi)
     assert 'class="undo"' not in kept_copy(page)

@@ -62,6 +62,7 @@ def expect_the_two_hands(page: Page) -> None:
     expect(page.locator(".min-count-figure")).to_have_text(["125", "125"])
 
 
+@pytest.mark.both_databases
 def test_a_game_started_offline_is_played_on_the_phone_and_reaches_the_server_once(
     page, wifi, live_server, database_uri
 ):

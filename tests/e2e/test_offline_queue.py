@@ -100,6 +100,7 @@ def expect_the_three_hands(page: Page) -> None:
     expect(page.locator(".next-deal")).to_have_text(re.compile(r"^Hand 4: Dot deals"))
 
 
+@pytest.mark.both_databases
 def test_hands_entered_offline_wait_on_the_phone_and_reach_the_server_once(page, wifi, live_server):
     start_game(page, wifi.url)
     gid = game_id(page)
@@ -210,6 +211,7 @@ def add_hand_by_api(live_server: str, created: dict, sides: list[dict]) -> None:
         assert answer.status == 201
 
 
+@pytest.mark.both_databases
 def test_a_lost_answer_leaves_no_duplicate(page, wifi, live_server):
     start_game(page, wifi.url)
     gid = game_id(page)
@@ -259,6 +261,7 @@ def a_hand_entered_twice(page, wifi, live_server) -> dict:
     return created
 
 
+@pytest.mark.both_databases
 def test_a_hand_the_game_no_longer_takes_is_shown_as_a_conflict(page, wifi, live_server):
     created = a_hand_entered_twice(page, wifi, live_server)
     conflict = page.locator(".not-saved")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 import segno
 from playwright.sync_api import Browser, Page, expect
 
@@ -57,6 +58,7 @@ def expect_scoreboard(viewer: Page, totals: list[str], hands: list[str], next_de
     expect(viewer.locator("a[href*='/hands'], a[href*='/edit'], a[href*='/delete']")).to_have_count(0)
 
 
+@pytest.mark.both_databases
 def test_the_scoreboard_follows_every_save_edit_and_delete_live(
     page: Page, live_server: str, browser: Browser, browser_context_args: dict
 ):

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from conftest import PHONE, no_horizontal_scroll, settled
@@ -210,6 +211,7 @@ def fresh_context(browser: Browser, browser_context_args: dict, **overrides):
 # --- The scorekeeper's evening ---------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_a_scorekeeper_enters_corrects_and_deletes_hands(page: Page, live_server: str):
     """New game, three hands (typed Count, counting grid, a refused entry put right), an edit, a delete."""
     game_url = start_game(page, live_server)

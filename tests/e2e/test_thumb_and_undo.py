@@ -66,6 +66,7 @@ def hands_stored(page: Page, game_url: str) -> int:
     return len(page.request.get(game_url.replace("/games/", "/api/games/")).json()["hands"])
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("taps", [2, 3])
 def test_save_tapped_fast_stores_one_hand_and_shows_its_totals_and_undo(page: Page, live_server: str, taps: int):
     start_game(page, live_server)
@@ -101,6 +102,7 @@ def test_save_tapped_fast_stores_one_hand_and_shows_its_totals_and_undo(page: Pa
     assert hands_stored(page, game_url) == 1
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("taps", [2, 3])
 def test_save_tapped_fast_without_javascript_stores_one_hand(browser: Browser, live_server: str, taps: int):
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, java_script_enabled=False)
@@ -144,6 +146,7 @@ def test_undo_is_not_offered_again_after_leaving_the_page(page: Page, live_serve
     expect(page.locator("form.undo")).to_have_count(0, timeout=WAIT)
 
 
+@pytest.mark.both_databases
 def test_undo_is_not_offered_after_a_later_change(page: Page, live_server: str, browser: Browser):
     start_game(page, live_server)
     game_url = page.url
