@@ -210,6 +210,25 @@ def add_round(held: StoredEvent, seating: events.RoundSeating, games: list[store
     held.games.update({g.id: g for g in games})
 
 
+def close_round(held: StoredEvent) -> bool:
+    """Close the round being played (the last: no round follows it), its unfinished tables ending as they stand, and
+    raise the event's revision. One statement decides, so two phones closing it at once close it once: False, and
+    nothing changed, when it was closed already."""
+    latest = held.rounds[-1]
+    rounds = EventRoundRecord.__table__
+    closed = db.session.scalar(
+        rounds.update()
+        .where(rounds.c.event_id == held.id, rounds.c.round == latest.round, rounds.c.closed.is_(False))
+        .values(closed=True)
+        .returning(rounds.c.round)
+    )
+    if closed is not None:
+        _touch(held.record)
+    db.session.commit()
+    db.session.refresh(latest)
+    return closed is not None
+
+
 def save_event(held: StoredEvent, event: events.Event) -> None:
     """Keep the event's document as changed (a late pair), and its revision raised; a seat for a new table."""
     held.record.document = events.event_json(event)

@@ -201,3 +201,23 @@ def test_the_migration_adds_the_clocks_end_and_a_game_stored_before_it_loads_as_
     doc = client.get(f"/api/games/{table['game']}").get_json()
     assert doc["status"] == "finished" and doc["totals"] == [1585, 440]
     assert client.get(f"/api/games/{plain['id']}").get_json()["status"] == "in_progress"
+
+
+def test_two_phones_closing_the_last_round_at_once_close_it_once(app, client):
+    """Both read the event before either closed it: the second close finds it closed and is refused in words."""
+    from sqlalchemy.orm.attributes import set_committed_value
+
+    from scorepad import event_service, event_store, events
+
+    body = create(client, event_document(4, 1))
+    for seated in body["tables"]:
+        play(client, seated, TIE)
+    before = client.get(f"/api/events/{body['id']}").get_json()["revision"]
+    with app.app_context():
+        assert event_service.start_round(event_store.load_event(body["id"]), close=True).ended
+    with app.app_context():
+        second = event_store.load_event(body["id"])
+        set_committed_value(second.rounds[-1], "closed", False)  # as read before the first close
+        with pytest.raises(events.EventConflict, match="closed already"):
+            event_service.start_round(second, close=True)
+    assert client.get(f"/api/events/{body['id']}").get_json()["revision"] == before + 1  # closed once
