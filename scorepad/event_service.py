@@ -13,9 +13,11 @@ from . import document, event_store, events, rights, store
 
 
 class Started(NamedTuple):
-    """A round started: each new table's game and its edit token, in table order."""
+    """A round started: each new table's game and its edit token, in table order; or (`ended`) no round, the last
+    closed and the event over."""
 
     games: list[tuple[store.Stored, str]]
+    ended: bool = False
 
 
 def _side(pair: events.Pair) -> dict[str, Any]:
@@ -66,9 +68,16 @@ def create_event(data: Any, director_device: str | None) -> tuple[event_store.St
 
 def start_round(held: event_store.StoredEvent, close: bool = False) -> Started:
     """Start the next round: EventConflict (in words) while a table plays, unless `close`, or after the last
-    round. The new tables' games go to the director's phone and to each table's scorekeeper."""
+    round. The new tables' games go to the director's phone and to each table's scorekeeper. `close` on the last
+    round closes it: the event is over, its results final (Started.ended); closed already, EventConflict."""
     event = held.event
-    seating = events.next_round(event, held.results(), close)
+    results = held.results()
+    if close and events.is_last_round(event, results):
+        events.close_last_round(event, results, held.rounds[-1].closed)
+        if not event_store.close_round(held):  # another phone closed it at the same moment
+            raise events.EventConflict(events.LAST_ROUND_CLOSED)
+        return Started([], ended=True)
+    seating = events.next_round(event, results, close)
     keepers = event_store.keepers(held)
     devices = [[held.record.director_device, keepers.get(t)] for t in range(event.tables)]
     started = _start_games(event, seating, devices)

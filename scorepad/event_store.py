@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import events, store
@@ -210,6 +210,25 @@ def add_round(held: StoredEvent, seating: events.RoundSeating, games: list[store
     held.games.update({g.id: g for g in games})
 
 
+def close_round(held: StoredEvent) -> bool:
+    """Close the round being played (the last: no round follows it), its unfinished tables ending as they stand, and
+    raise the event's revision. One statement decides, so two phones closing it at once close it once: False, and
+    nothing changed, when it was closed already."""
+    latest = held.rounds[-1]
+    rounds = EventRoundRecord.__table__
+    closed = db.session.scalar(
+        rounds.update()
+        .where(rounds.c.event_id == held.id, rounds.c.round == latest.round, rounds.c.closed.is_(False))
+        .values(closed=True)
+        .returning(rounds.c.round)
+    )
+    if closed is not None:
+        _touch(held.record)
+    db.session.commit()
+    db.session.refresh(latest)
+    return closed is not None
+
+
 def save_event(held: StoredEvent, event: events.Event) -> None:
     """Keep the event's document as changed (a late pair), and its revision raised; a seat for a new table."""
     held.record.document = events.event_json(event)
@@ -303,44 +322,6 @@ def event_revision(event_id: str) -> int | None:
     return db.session.execute(_REVISION, {"event_id": event_id}).scalar()
 
 
-@dataclass(frozen=True)
-class GameSeat:
-    """Where a game sits in an event: the event, the round, the table, its pairs, and whether it is the round
-    being played (a game of an earlier round is still corrected and confirmed, its table has moved on)."""
-
-    event_id: str
-    event_name: str
-    round: int
-    table: int
-    pairs: tuple[int, int]
-    pair_names: tuple[str, str]
-    confirmed_version: int | None
-    confirmed_by: str | None
-
-
-def seat_of_game(game_id: str) -> GameSeat | None:
-    """The event, round and table a game is played at, or None for a game of no event (one indexed look-up)."""
-    row = db.session.execute(
-        select(EventTableRecord, EventRecord.document)
-        .join(EventRecord, EventRecord.id == EventTableRecord.event_id)
-        .where(EventTableRecord.game_id == game_id)
-    ).first()
-    if row is None:
-        return None
-    table, doc = row
-    names = (doc["pairs"][table.pairs[0]]["name"], doc["pairs"][table.pairs[1]]["name"])
-    return GameSeat(
-        table.event_id,
-        doc["name"],
-        table.round,
-        table.table,
-        (table.pairs[0], table.pairs[1]),
-        names,
-        table.confirmed_version,
-        table.confirmed_by,
-    )
-
-
 def place_of_room_code(code: str) -> tuple[str, int | None] | None:
     """What a room code names besides a game: an event's wall screen (event id, None), or a table's card (event
     id, table); None if neither."""
@@ -379,101 +360,8 @@ def note_change(stored: store.Stored, position: int, before: list, device: str |
 # --- The table a game is played at, read with the game --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TableOfGame:
-    """Where a club night's table plays a game, read with the game's own row (store._fetch: no statement of its own):
-    the event, its name, the round (0-based) and table (0-based), whether the director closed the round, when it
-    started, and its minutes (None: no clock)."""
-
-    event_id: str
-    event_name: str
-    round: int
-    table: int
-    closed: bool
-    started_at: datetime
-    minutes: int | None
-    confirmed_version: int | None = None
-    confirmed_by: str | None = None
-    confirmed_at: datetime | None = None
-
-    def confirmed(self, stored: store.Stored) -> bool:
-        """Whether the table's result stands confirmed: its game finished, and unchanged since it was confirmed."""
-        return stored.score.finished and self.confirmed_version == stored.record.version
-
-    @property
-    def ends(self) -> datetime | None:
-        """When the round's time is up (None: no clock)."""
-        return store.utc(self.started_at) + timedelta(minutes=self.minutes) if self.minutes else None
-
-    def time_up(self, now: datetime | None = None) -> bool:
-        """Whether the round's time is up at `now` (never without a clock)."""
-        ends = self.ends
-        return ends is not None and (now or datetime.now(UTC)) >= ends
-
-    def json(self) -> dict[str, Any]:
-        """The game document's `event` member (docs/events.md): the event's id, the round and the table, 0-based."""
-        return {"id": self.event_id, "round": self.round, "table": self.table}
-
-
-_TABLE_OF_GAME = (
-    EventTableRecord.event_id.label("at_event_id"),
-    EventRecord.document["name"].as_string().label("at_event_name"),
-    EventTableRecord.round.label("at_event_round"),
-    EventTableRecord.table.label("at_event_table"),
-    EventRoundRecord.closed.label("at_event_closed"),
-    EventRoundRecord.started_at.label("at_event_started_at"),
-    EventRecord.document["round_minutes"].as_integer().label("at_event_minutes"),
-    EventTableRecord.confirmed_version.label("at_event_confirmed_version"),
-    EventTableRecord.confirmed_by.label("at_event_confirmed_by"),
-    EventTableRecord.confirmed_at.label("at_event_confirmed_at"),
-)
-
-
-def with_table_of_game(query: Select) -> Select:
-    """A game's read (store._game_query) with the club night's table it is played at: outer joins on indexed keys,
-    all NULL for a game of no event. The same one statement reads the game."""
-    return (
-        query.add_columns(*_TABLE_OF_GAME)
-        .outerjoin(EventTableRecord, EventTableRecord.game_id == GameRecord.id)
-        .outerjoin(
-            EventRoundRecord,
-            (EventRoundRecord.event_id == EventTableRecord.event_id)
-            & (EventRoundRecord.round == EventTableRecord.round),
-        )
-        .outerjoin(EventRecord, EventRecord.id == EventTableRecord.event_id)
-    )
-
-
-def table_in_row(row: Any) -> TableOfGame | None:
-    """The table of a game's row read with with_table_of_game, or None for a game of no event."""
-    if row.at_event_id is None:
-        return None
-    return TableOfGame(
-        row.at_event_id,
-        row.at_event_name or "",
-        row.at_event_round,
-        row.at_event_table,
-        bool(row.at_event_closed),
-        row.at_event_started_at,
-        row.at_event_minutes,
-        row.at_event_confirmed_version,
-        row.at_event_confirmed_by,
-        row.at_event_confirmed_at,
-    )
-
-
-def note_deleted(stored: store.Stored) -> None:
-    """A club night's table's game is being deleted (store.delete_game, in its transaction): the event's own version
-    goes up by the game's version and one, so its revision (its version plus its games' versions) still goes up,
-    and no wall is answered 304 for what it showed before. Nothing for a game of no event."""
-    at = stored.at_event
-    if at is not None:
-        events_table = EventRecord.__table__
-        db.session.execute(
-            events_table.update()
-            .where(events_table.c.id == at.event_id)
-            .values(version=events_table.c.version + stored.seen[0] + 1, updated_at=datetime.now(UTC))
-        )
+# Read with the game's own row, by the store (its one statement); named here too, where club nights are kept.
+TableOfGame = store.TableOfGame
 
 
 _CLOCK_OF_GAME = (
@@ -495,15 +383,6 @@ def clock_of_game(game_id: str) -> tuple[int, datetime, int | None] | None:
         return None
     row = db.session.execute(_CLOCK_OF_GAME, {"game_id": game_id}).first()
     return None if row is None else (row[0], store.utc(row[1]), row[2])
-
-
-def ended_by_the_clock(at: TableOfGame | None, appended: store.Appended) -> store.Appended:
-    """Once a round's time is up, the next hand saved at a table is its last (docs/events.md): a hand saved then
-    that leaves the game going ends it (store.end_after_its_hands), and the save's answer is the game ended."""
-    if at is None or appended.replayed or appended.stored.score.finished or not at.time_up():
-        return appended
-    ended = store.end_after_its_hands(appended.stored)
-    return appended._replace(body=ended.document(), stored=ended)
 
 
 ROUND_CLOSED = "This round is closed: ask the director to correct a hand."

@@ -135,11 +135,14 @@ def get_event(event_id: str) -> ResponseReturnValue:
 @bp.post("/<event_id>/rounds")
 def start_round(event_id: str) -> ResponseReturnValue:
     """Start the next round (the director): 201 with the document and the new tables' tokens; 409 in words while
-    a table plays (unless {"close": true}) or after the last round."""
+    a table plays (unless {"close": true}) or after the last round. {"close": true} on the last round closes it:
+    200 with the document (the event finished), 409 in words once it is closed."""
     held = _director(event_id)
     body = _body()
     close = isinstance(body, dict) and body.get("close") is True
     started = event_service.start_round(held, close)
+    if started.ended:  # the last round closed: no round started, the event over (200)
+        return jsonify({**held.document(), "tables": []})
     security.carries_key()
     round = len(held.rounds) - 1
     answer = {**held.document(), "tables": tables_json(held, started, round)}

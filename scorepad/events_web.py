@@ -192,6 +192,7 @@ def director(event_id: str) -> ResponseReturnValue:
         is_director=_is_director(held),
         corrections=event_store.corrections(event_id),
         late_pair_open=len(held.event.pairs) % 2 == 1 and len(held.rounds) < held.event.rounds,
+        round_closed=bool(held.rounds) and held.rounds[-1].closed,
         **event_context(held),
     )
 
@@ -202,13 +203,16 @@ def start_round(event_id: str) -> ResponseReturnValue:
     held = _load(event_id)
     _director_or_403(held)
     try:
-        event_service.start_round(held, close=request.form.get("close") == "yes")
+        started = event_service.start_round(held, close=request.form.get("close") == "yes")
     except events.EventConflict as error:
         flash(str(error), "error")
     except store.EditConflict:
         flash("The round was started at the same moment on another phone.", "error")
     else:
-        flash(f"Round {len(held.rounds)} started.", "success")
+        if started.ended:  # the last round closed
+            flash(f"Round {len(held.rounds)} is closed: the event is over, and its results are final.", "success")
+        else:
+            flash(f"Round {len(held.rounds)} started.", "success")
     return redirect(url_for("events_web.director", event_id=event_id), 303)
 
 

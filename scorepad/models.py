@@ -54,6 +54,9 @@ class GameRecord(Model):
     restored_from: Mapped[str | None] = mapped_column(String(32))
     # The game started as this one's rematch (the latest, if started twice): its scoreboard takes watchers there.
     rematch_id: Mapped[str | None] = mapped_column(String(32))
+    # A club night's table whose round's time was up: the game ended after this many hands (docs/events.md), the
+    # clock's end and not a table rule (its rules stay as the event gave them). None: no clock ended it.
+    clock_ended_after: Mapped[int | None] = mapped_column(Integer)
     # What the table wants to remember ("at Ann's"): kept, shown and exported, never scored.
     note: Mapped[str | None] = mapped_column(String(500))
     # The handover link's key is derived from this (docs/architecture.md); revoking raises it, so old links fail.

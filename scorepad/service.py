@@ -84,8 +84,8 @@ def add_hand(
     read = held.stored if isinstance(held, store.Held) else held
     if not (isinstance(held, store.Held) and held.remembered is not None):  # a replay answers as the save did
         event_store.refuse_new_hand(read)  # a club night's closed round
-    appended = store.append_hand(held, data, key, follow=follow, hand=hand)
-    return event_store.ended_by_the_clock(read.at_event, appended)  # a club night's hand after the time is up
+    # A club night's hand saved once the round's time is up ends the game in the same write (store._store_next).
+    return store.append_hand(held, data, key, follow=follow, hand=hand)
 
 
 def check_next_hand(stored: store.Stored, data: Any) -> rules.Hand:

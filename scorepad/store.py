@@ -13,20 +13,29 @@ import re
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from sqlalchemy import JSON, bindparam, func, type_coerce
+from sqlalchemy import JSON, Select, bindparam, func, type_coerce
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import undefer_group
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import document, event_store, rules
+from . import document, rules
 from .document import Game
-from .models import GameRecord, GameRight, HandRecord, IdempotentRequest, db
+from .models import (
+    EventRecord,
+    EventRoundRecord,
+    EventTableRecord,
+    GameRecord,
+    GameRight,
+    HandRecord,
+    IdempotentRequest,
+    db,
+)
 from .rules import Problem, RuleError
 
 
@@ -48,7 +57,9 @@ FIGURES_FORMAT = 2  # 2: a 3 drawn last is its own value (older cla games charge
 
 
 class Stored:
-    """A game as stored, with the rules' view of it (built when first asked for) and its figures."""
+    """A game as stored, with the rules' view of it (built when first asked for) and its figures; `at_event`: the club
+    night's table it is played at, read with its row (_fetch), None for a game of no event or one loaded without it
+    (load_games)."""
 
     def __init__(
         self,
@@ -57,8 +68,10 @@ class Stored:
         score: rules.GameScore | None = None,
         entries: list[list[dict]] | None = None,
         notes: list[str] | None = None,
+        at_event: TableOfGame | None = None,
     ):
         self.record = record
+        self.at_event = at_event
         # The revision read, and the rematch the game led to then: a change is made only on the game as read
         # (_writing), even if the record is read again meanwhile (a commit of something else expires it).
         self.seen: tuple[int, str | None] = (record.version, record.rematch_id)
@@ -75,11 +88,6 @@ class Stored:
     def id(self) -> str:
         """The game's public id."""
         return self.record.id
-
-    @property
-    def at_event(self) -> event_store.TableOfGame | None:
-        """The club night's table this game is played at (read with its row: _fetch), or None."""
-        return self.record.__dict__.get("at_event")
 
     @cached_property
     def game(self) -> Game:
@@ -109,6 +117,12 @@ class Stored:
         """The game's rules, without reading its hands."""
         return rules.rules_from_json(self.record.rules)
 
+    @property
+    def scoring_rules(self) -> rules.Rules:
+        """The rules its figures are worked out by: the game's own, and, when a club night's clock ended it, its end
+        after that hand (games.clock_ended_after; its rules themselves stay as they are)."""
+        return _ended_after(self.game_rules, self.record.clock_ended_after)
+
     @cached_property
     def table(self) -> rules.Table:
         """The game's sides and first dealer, without reading its hands."""
@@ -129,7 +143,7 @@ class Stored:
         hands = self.__dict__.get("hand_entries", self.record.__dict__.get("hands"))
         if kept is not None and (hands is None or len(hands) == len(kept.hands)):
             return kept
-        score = rules.score_game(self.game.rules, self.game.table, self.game.hands, check=False)
+        score = rules.score_game(self.scoring_rules, self.game.table, self.game.hands, check=False)
         figures = self.record.figures
         if figures is None or figures.get("format") != FIGURES_FORMAT:
             # Else the figures are another revision's: a change came in between this read's two statements
@@ -156,6 +170,13 @@ class Stored:
         if self.at_event is not None:  # a club night's table: "event": {"id", "round", "table"} (docs/events.md)
             doc["event"] = self.at_event.json()
         return doc
+
+
+def _ended_after(game_rules: rules.Rules, hands: int | None) -> rules.Rules:
+    """The rules a game is scored by when a club night's clock ended it after `hands` hands (None: not ended)."""
+    if hands is None or (game_rules.hands_per_game is not None and game_rules.hands_per_game <= hands):
+        return game_rules
+    return replace(game_rules, hands_per_game=hands)
 
 
 def _figures_json(score: rules.GameScore) -> dict:
@@ -355,7 +376,7 @@ def _game_query(dialect: str, device: bool = False, key: bool = False) -> Any:
         .options(undefer_group("made"))
         .where(GameRecord.id == bindparam("game_id"))
     )
-    query = event_store.with_table_of_game(query)  # a club night's table: where it plays, read with the game
+    query = _with_table_of_game(query)  # a club night's table: where it plays, read with the game
     if device:
         query = query.add_columns(_rights.c.via, _rights.c.last_used_at).outerjoin(
             _rights, (_rights.c.game_id == GameRecord.id) & (_rights.c.device_hash == bindparam("device"))
@@ -402,16 +423,20 @@ def _fetch(game_id: str, device: str | None = None, key: str | None = None) -> A
     record = row[0]
     if "hands" in record.__dict__:
         db.session.expire(record, ["hands"])  # an older read of them: read again if ever asked for
-    record.__dict__["at_event"] = event_store.table_in_row(row)  # kept with the record: Stored.at_event
     return row
+
+
+def _stored_of_row(row: Any) -> Stored:
+    """The game of a row read by _fetch, with its hands and the club night's table it is played at."""
+    entries, notes = _entries(row.hand_entries), _notes(row.hand_entries)
+    return Stored(row[0], entries=entries, notes=notes, at_event=_table_in_row(row))
 
 
 def _read(game_id: str) -> Stored:
     """The game as of one moment: one statement, its row with its rules, figures and hands (its hands a column of
     the row: _hands_column), so figures, hands and revision are always of the same commit. No transaction of its
     own: reads run in autocommit where reading_only was called."""
-    row = _fetch(game_id)
-    return Stored(row[0], entries=_entries(row.hand_entries), notes=_notes(row.hand_entries))
+    return _stored_of_row(_fetch(game_id))
 
 
 class Remembered(NamedTuple):
@@ -443,7 +468,7 @@ def read_for_change(game_id: str, device: str | None = None, key: str | None = N
     """A game read to be changed, with this device's right to it and the answer remembered for this Idempotency-Key,
     all in one statement (no lock: the change's write checks the revision, see append_hand)."""
     row = _fetch(game_id, device, key)
-    stored = Stored(row[0], entries=_entries(row.hand_entries), notes=_notes(row.hand_entries))
+    stored = _stored_of_row(row)
     right, used = (row.via, row.last_used_at) if device is not None else (None, None)
     remembered, forget = None, False
     if key is not None:
@@ -613,7 +638,7 @@ def save_note(stored: Stored, note: str) -> Stored:
     """Keep the game's note (checked: document.clean_note); its figures stay as they are."""
     with _writing(stored, stored.score):
         stored.record.note = note or None
-    return Stored(stored.record, score=stored.score)
+    return Stored(stored.record, score=stored.score, at_event=stored.at_event)
 
 
 def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
@@ -646,7 +671,8 @@ def sent_note(data: Any) -> str:
 def _after(stored: Stored, hands: list[rules.Hand], score: rules.GameScore) -> Stored:
     """The game as just stored: its hands and figures after the change (no second reading or scoring)."""
     notes = document.kept_notes([hand.note for hand in stored.record.hands])
-    return Stored(stored.record, replace(stored.game, hands=tuple(hands), hand_notes=notes), score)
+    game = replace(stored.game, hands=tuple(hands), hand_notes=notes)
+    return Stored(stored.record, game, score, at_event=stored.at_event)
 
 
 def _score(stored: Stored, hands: list[rules.Hand]) -> rules.GameScore:
@@ -654,7 +680,7 @@ def _score(stored: Stored, hands: list[rules.Hand]) -> rules.GameScore:
     checked = stored.__dict__.get("checked_sequence")
     if checked is not None and checked[0] == tuple(hands):
         return checked[1]
-    return rules.score_game(stored.game.rules, stored.game.table, hands, check=False)
+    return rules.score_game(stored.scoring_rules, stored.game.table, hands, check=False)
 
 
 def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str | None = None) -> Stored:
@@ -663,10 +689,10 @@ def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str
 
     A new hand is scored alone, from the figures before it; a corrected one rescores the game once."""
     if position == stored.hand_count:  # no stored hand read or scored: the new one from the figures before it
-        score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
+        score = rules.score_next_hand(stored.scoring_rules, stored.table, stored.score, hand)
         with _writing(stored, score):
             _append(stored, hand, note)
-        return Stored(stored.record, score=score)
+        return Stored(stored.record, score=score, at_event=stored.at_event)
     hands = list(stored.game.hands)
     hands[position] = hand
     score = _score(stored, hands)
@@ -675,17 +701,6 @@ def save_checked_hand(stored: Stored, position: int, hand: rules.Hand, note: str
         if note is not None:
             stored.record.hands[position].note = note or None
     return _after(stored, hands, score)
-
-
-def end_after_its_hands(stored: Stored) -> Stored:
-    """End the game after the hands it has: its rules then play that many (`hands_per_game`), so every door, the
-    phone's rules included, sees it finished. A club night's table whose time was up when this hand was saved
-    (event_store.ended_by_the_clock)."""
-    kept = {**stored.record.rules, "hands_per_game": stored.hand_count}
-    score = rules.score_game(rules.rules_from_json(kept), stored.table, stored.game.hands, check=False)
-    with _writing(stored, score):
-        stored.record.rules = kept
-    return Stored(stored.record, score=score)
 
 
 def check_replaced_hand(stored: Stored, n: int, data: Any) -> rules.Hand:
@@ -713,7 +728,7 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
             rules.check_hand(game_rules, table, hands[n], n)
         except RuleError as error:
             problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
-    score = rules.score_game(game_rules, table, hands, check=False)
+    score = rules.score_game(stored.scoring_rules, table, hands, check=False)
     problems += rules.hands_after_the_end(score, len(hands))  # §5.14
     if problems:
         raise RuleError(problems)
@@ -903,9 +918,14 @@ def _store_next(
 ) -> Appended:
     """Store a checked hand as the game's next one (with the key's answer, in the same commit), scored alone from the
     figures before it; the answer is the game as written."""
-    score = rules.score_next_hand(stored.game_rules, stored.table, stored.score, hand)
     position, entry = stored.hand_count, document.hand_json(hand)["sides"]
+    score = rules.score_next_hand(stored.scoring_rules, stored.table, stored.score, hand)
+    ended = not score.finished and stored.at_event is not None and stored.at_event.time_up()
+    if ended:  # a club night's round whose time is up: this hand is the table's last (docs/events.md)
+        score = rules.score_next_hand(_ended_after(stored.game_rules, position + 1), stored.table, stored.score, hand)
     with _writing(stored, score, held=held):
+        if ended:  # in the game's own row: the same UPDATE as the save, the revision moved once
+            stored.record.clock_ended_after = position + 1
         if key is not None and forget:
             _forget_old_keys()  # an old row under this very key included: this is a new request
         db.session.add(HandRecord(game_id=stored.id, position=position, sides=entry, note=note or None))
@@ -913,9 +933,8 @@ def _store_next(
             db.session.add(
                 IdempotentRequest(game_id=stored.id, key=key, status=201, body={"hand": position}, request_hash=sent)
             )
-    written = Stored(
-        stored.record, score=score, entries=[*stored.hand_entries, entry], notes=[*stored.hand_notes, note]
-    )
+    entries, notes = [*stored.hand_entries, entry], [*stored.hand_notes, note]
+    written = Stored(stored.record, score=score, entries=entries, notes=notes, at_event=stored.at_event)
     return Appended(201, written.document(), False, written)
 
 
@@ -1001,7 +1020,7 @@ def delete_game(stored: Stored) -> None:
             raise EditConflict()
         db.session.execute(db.delete(GameRight).where(GameRight.game_id == stored.id))
         db.session.execute(db.delete(IdempotentRequest).where(IdempotentRequest.game_id == stored.id))
-        event_store.note_deleted(stored)  # a club night's table: its event's revision moves on all the same
+        _note_event_of_deleted(stored)  # a club night's table: its event's revision moves on all the same
         db.session.delete(stored.record)  # its hands go with it (the relationship's cascade)
         db.session.commit()
     except StaleDataError as error:  # changed on another phone at the same moment: nothing deleted
@@ -1023,3 +1042,105 @@ def restored_from(game_ids: list[str]) -> list[str]:
             )
         )
     )
+
+
+# --- The club night's table a game is played at, read with the game (docs/events.md) ----------------------------
+# Here rather than in event_store.py, which imports this module: the game's one statement reads it (_game_query), so
+# the store needs it, and event_store is above nothing the store imports.
+
+
+@dataclass(frozen=True)
+class TableOfGame:
+    """Where a club night's table plays a game, read with the game's own row (_fetch: no statement of its own): the
+    event, its name, the round (0-based) and table (0-based), whether the director closed the round, when it started,
+    and its minutes (None: no clock)."""
+
+    event_id: str
+    event_name: str
+    round: int
+    table: int
+    closed: bool
+    started_at: datetime
+    minutes: int | None
+    confirmed_version: int | None = None
+    confirmed_by: str | None = None
+    confirmed_at: datetime | None = None
+
+    def confirmed(self, stored: Stored) -> bool:
+        """Whether the table's result stands confirmed: its game finished, and unchanged since it was confirmed."""
+        return stored.score.finished and self.confirmed_version == stored.record.version
+
+    @property
+    def ends(self) -> datetime | None:
+        """When the round's time is up (None: no clock)."""
+        return utc(self.started_at) + timedelta(minutes=self.minutes) if self.minutes else None
+
+    def time_up(self, now: datetime | None = None) -> bool:
+        """Whether the round's time is up at `now` (never without a clock)."""
+        ends = self.ends
+        return ends is not None and (now or datetime.now(UTC)) >= ends
+
+    def json(self) -> dict[str, Any]:
+        """The game document's `event` member (docs/events.md): the event's id, the round and the table, 0-based."""
+        return {"id": self.event_id, "round": self.round, "table": self.table}
+
+
+_TABLE_OF_GAME = (
+    EventTableRecord.event_id.label("at_event_id"),
+    EventRecord.document["name"].as_string().label("at_event_name"),
+    EventTableRecord.round.label("at_event_round"),
+    EventTableRecord.table.label("at_event_table"),
+    EventRoundRecord.closed.label("at_event_closed"),
+    EventRoundRecord.started_at.label("at_event_started_at"),
+    EventRecord.document["round_minutes"].as_integer().label("at_event_minutes"),
+    EventTableRecord.confirmed_version.label("at_event_confirmed_version"),
+    EventTableRecord.confirmed_by.label("at_event_confirmed_by"),
+    EventTableRecord.confirmed_at.label("at_event_confirmed_at"),
+)
+
+
+def _with_table_of_game(query: Select) -> Select:
+    """A game's read (_game_query) with the club night's table it is played at: outer joins on indexed keys, all NULL
+    for a game of no event. The same one statement reads the game."""
+    return (
+        query.add_columns(*_TABLE_OF_GAME)
+        .outerjoin(EventTableRecord, EventTableRecord.game_id == GameRecord.id)
+        .outerjoin(
+            EventRoundRecord,
+            (EventRoundRecord.event_id == EventTableRecord.event_id)
+            & (EventRoundRecord.round == EventTableRecord.round),
+        )
+        .outerjoin(EventRecord, EventRecord.id == EventTableRecord.event_id)
+    )
+
+
+def _table_in_row(row: Any) -> TableOfGame | None:
+    """The table of a game's row read with _with_table_of_game, or None for a game of no event."""
+    if row.at_event_id is None:
+        return None
+    return TableOfGame(
+        row.at_event_id,
+        row.at_event_name or "",
+        row.at_event_round,
+        row.at_event_table,
+        bool(row.at_event_closed),
+        row.at_event_started_at,
+        row.at_event_minutes,
+        row.at_event_confirmed_version,
+        row.at_event_confirmed_by,
+        row.at_event_confirmed_at,
+    )
+
+
+def _note_event_of_deleted(stored: Stored) -> None:
+    """A club night's table's game is being deleted (delete_game, in its transaction): the event's own version goes
+    up by the game's version and one, so its revision (its version plus its games' versions) still goes up, and no
+    wall is answered 304 for what it showed before. Nothing for a game of no event."""
+    at = stored.at_event
+    if at is not None:
+        events_table = EventRecord.__table__
+        db.session.execute(
+            events_table.update()
+            .where(events_table.c.id == at.event_id)
+            .values(version=events_table.c.version + stored.seen[0] + 1, updated_at=datetime.now(UTC))
+        )

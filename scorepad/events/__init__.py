@@ -43,7 +43,7 @@ from .movements import (
     seating,
     tables_for,
 )
-from .rounds import event_document, next_round
+from .rounds import LAST_ROUND_CLOSED, close_last_round, event_document, is_last_round, next_round
 from .scoring import (
     RoundResult,
     Standing,
@@ -87,6 +87,9 @@ __all__ = [
     "most_rounds",
     "nearest_five",
     "next_round",
+    "close_last_round",
+    "is_last_round",
+    "LAST_ROUND_CLOSED",
     "pair_json",
     "parse_event",
     "round_average",
