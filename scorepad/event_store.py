@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from . import events, store
 from .models import EventCorrection, EventRecord, EventRoundRecord, EventSeatRecord, EventTableRecord, GameRecord, db
 from .rules import Problem, RuleError
+from .rules.errors import Message
 
 
 class EventNotFound(Exception):
@@ -506,7 +507,7 @@ def ended_by_the_clock(at: TableOfGame | None, appended: store.Appended) -> stor
     return appended._replace(body=ended.document(), stored=ended)
 
 
-ROUND_CLOSED = "This round is closed: ask the director to correct a hand."
+ROUND_CLOSED = Message("This round is closed: ask the director to correct a hand.")
 
 
 def refuse_new_hand(stored: store.Stored) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from . import delivery, document, event_service, event_store, events, security, store, web
 from .errors import error_json
@@ -23,44 +24,56 @@ bp = Blueprint("events_api", __name__, url_prefix="/api/events")
 def require_json_body() -> None:
     """A body sent to the API is JSON, declared so (415 otherwise), as the game API's."""
     if request.method in ("POST", "PUT") and request.mimetype != "application/json":
-        abort(415, "Send the body as JSON, with the header Content-Type: application/json.")
+        abort(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
 
 
 @bp.errorhandler(RuleError)
 def rule_error(error: RuleError) -> ResponseReturnValue:
-    """A document, pair or hand the checks refuse: 422 with every problem and its field."""
-    return jsonify({"errors": document.errors_json(error)}), 422
+    """A document, pair or hand the checks refuse: 422 with every problem and its field, each message in the
+    language of Accept-Language (web.translated; the fields' paths as they are)."""
+    errors = [
+        {**found, "message": web.translated(problem.message)}
+        for found, problem in zip(document.errors_json(error), error.problems, strict=True)
+    ]
+    return jsonify({"errors": errors}), 422
 
 
 @bp.errorhandler(document.FormatError)
 def format_error(error: document.FormatError) -> ResponseReturnValue:
-    return error_json(400, str(error))
+    return error_json(400, _said(error))
+
+
+def _said(error: Exception) -> str:
+    """An exception's message in the language of Accept-Language (a rules.Message is translated; web.translated)."""
+    return str(web.translated(error.args[0])) if error.args else str(error)
 
 
 @bp.errorhandler(event_store.EventNotFound)
 def not_found(error: event_store.EventNotFound) -> ResponseReturnValue:
-    return error_json(404, "There is no event with that id.")
+    return error_json(404, gettext("There is no event with that id."))
 
 
 @bp.errorhandler(events.EventConflict)
 def conflict(error: events.EventConflict) -> ResponseReturnValue:
     """A step the event is not ready for (a table still playing, every round played, no seat for a late pair)."""
-    return error_json(409, str(error))
+    return error_json(409, _said(error))
 
 
 @bp.errorhandler(event_service.NotFinished)
 def not_finished(error: event_service.NotFinished) -> ResponseReturnValue:
-    return error_json(409, str(error))
+    return error_json(409, _said(error))
 
 
 @bp.errorhandler(store.EditConflict)
 def edit_conflict(error: store.EditConflict) -> ResponseReturnValue:
-    return error_json(409, "The event was changed by someone else at the same moment. Read it again and try again.")
+    return error_json(
+        409, gettext("The event was changed by someone else at the same moment. Read it again and try again.")
+    )
 
 
 @bp.errorhandler(LookupError)
 def no_such_table(error: LookupError) -> ResponseReturnValue:
-    return error_json(404, str(error))
+    return error_json(404, _said(error))
 
 
 def event_links(event_id: str) -> dict[str, str]:
@@ -94,7 +107,7 @@ def _director(event_id: str) -> event_store.StoredEvent:
     header = request.headers.get("Authorization", "")
     token = header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     if not event_store.director_token_matches(held, token):
-        abort(403, "This call needs the event's director's token: Authorization: Bearer <director_token>.")
+        abort(403, gettext("This call needs the event's director's token: Authorization: Bearer <director_token>."))
     return held
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from scorepad.rules.errors import Message, Plural
+
 from .event import Event, EventConflict, event_json
 from .movements import RoundSeating, seating
 from .scoring import RoundResult, event_status, round_results_json, standings, standings_json
 
 
-def _table_words(event: Event, result: RoundResult) -> list[str]:
+def _table_words(event: Event, result: RoundResult) -> list[Message]:
     """Each unfinished table of a round, as the director reads it: "table 2 (Roses against Tulips, 1 hand
     played)"."""
     words = []
@@ -19,10 +21,27 @@ def _table_words(event: Event, result: RoundResult) -> list[str]:
         if table.finished:
             continue
         first, second = (event.pairs[pair].name for pair in table.pairs)
-        of = f" of {event.hands_per_game}" if event.hands_per_game else ""
-        played = f"{table.hands}{of} hand{'' if table.hands == 1 and not of else 's'} played"
-        words.append(f"table {table.table + 1} ({first} against {second}, {played})")
+        if event.hands_per_game:
+            played: Message = Message("{hands} of {of} hands played", hands=table.hands, of=event.hands_per_game)
+        else:
+            played = Plural("{count} hand played", "{count} hands played", table.hands)
+        said = Message(
+            "table {table} ({first} against {second}, {played})",
+            table=table.table + 1,
+            first=first,
+            second=second,
+            played=played,
+        )
+        words.append(said)
     return words
+
+
+def _listed(words: list[Message]) -> Message:
+    """Words one after another with commas, each said in the page's language ("table 1 (...), table 2 (...)")."""
+    joined = words[0]
+    for word in words[1:]:
+        joined = Message("{first}, {then}", first=joined, then=word)
+    return joined
 
 
 def next_round(event: Event, results: Sequence[RoundResult], close: bool = False) -> RoundSeating:
@@ -30,15 +49,21 @@ def next_round(event: Event, results: Sequence[RoundResult], close: bool = False
     while a table of the current round still plays, unless the director closes the round (`close`: its
     unfinished tables end as they stand)."""
     if len(results) >= event.rounds:
-        raise EventConflict(f"All {event.rounds} rounds have been played: the event is over.")
+        raise EventConflict(Message("All {rounds} rounds have been played: the event is over.", rounds=event.rounds))
     playing = _table_words(event, results[-1]) if results else []
     if playing and not close:
-        listed = ", ".join(playing[:-1]) + (" and " if len(playing) > 1 else "") + playing[-1]
-        tables = "A table is" if len(playing) == 1 else f"{len(playing)} tables are"
-        raise EventConflict(
-            f"{tables} still playing: {listed}. Wait for {'it' if len(playing) == 1 else 'them'} to finish, "
-            "or close the round."
-        )
+        if len(playing) == 1:
+            said = Message(
+                "A table is still playing: {table}. Wait for it to finish, or close the round.", table=playing[0]
+            )
+        else:
+            said = Message(
+                "{count} tables are still playing: {tables} and {last}. Wait for them to finish, or close the round.",
+                count=len(playing),
+                tables=_listed(playing[:-1]),
+                last=playing[-1],
+            )
+        raise EventConflict(said)
     return seating(event.movement, len(event.pairs), len(results))
 
 
