@@ -16,6 +16,7 @@ from flask_babel import gettext
 from . import delivery, document, event_service, event_store, events, security, store, web
 from .errors import error_json
 from .rules import RuleError
+from .rules.errors import Message
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/events")
 
@@ -216,11 +217,25 @@ def results_json(event_id: str) -> ResponseReturnValue:
     return response
 
 
+YES = Message("yes")
+
+
 def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
-    """The standings as a spreadsheet reads them, then every table of every round."""
+    """The standings as a spreadsheet reads them, then every table of every round: the headings and words as
+    Messages (said in the language of Accept-Language by results_csv), the figures plain integers."""
     doc = held.document()
     pairs = doc["pairs"]
-    rows: list[list[object]] = [["rank", "pair", "players", "match points", "points", "difference", "played"]]
+    rows: list[list[object]] = [
+        [
+            Message("rank"),
+            Message("pair"),
+            Message("players"),
+            Message("match points"),
+            Message("points"),
+            Message("difference"),
+            Message("played"),
+        ]
+    ]
     for line in doc["standings"]:
         pair = pairs[line["pair"]]
         rows.append(
@@ -234,15 +249,37 @@ def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
                 line["played"],
             ]
         )
-    rows += [[], ["round", "table", "north-south", "east-west", "points", "points", "hands", "status", "confirmed"]]
+    rows += [
+        [],
+        [
+            Message("round"),
+            Message("table"),
+            Message("north-south"),
+            Message("east-west"),
+            Message("points"),
+            Message("points"),
+            Message("hands"),
+            Message("status"),
+            Message("confirmed"),
+        ],
+    ]
     for r, result in enumerate(doc["round_results"]):
         for t in result["tables"]:
             first, second = (pairs[p]["name"] for p in t["pairs"])
             rows.append(
-                [r + 1, t["table"] + 1, first, second, *t["points"], t["hands"], t["status"], "yes" * t["confirmed"]]
+                [
+                    r + 1,
+                    t["table"] + 1,
+                    first,
+                    second,
+                    *t["points"],
+                    t["hands"],
+                    t["status"],
+                    YES if t["confirmed"] else "",
+                ]
             )
         if result["bye"] is not None:
-            rows.append([r + 1, "", pairs[result["bye"]]["name"], "(sits out)"])
+            rows.append([r + 1, "", pairs[result["bye"]]["name"], Message("(sits out)")])
     return rows
 
 
@@ -253,7 +290,7 @@ def results_csv(event_id: str) -> ResponseReturnValue:
     out = io.StringIO()
     writer = csv.writer(out)
     for row in results_rows(held):
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([_cell(web.translated(value)) for value in row])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event_id}.csv"'
     return response

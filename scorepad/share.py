@@ -374,7 +374,7 @@ def entry_cell(name: str, value: object) -> object:
     if value is None or value is False:
         return ""
     if value is True:
-        return "yes"
+        return Message("yes")
     if name == "special_hand":
         return rules.special_hand_name(str(value))
     if name == "wild_canasta":
@@ -385,17 +385,23 @@ def entry_cell(name: str, value: object) -> object:
 def count_from(entry: rules.SideEntry) -> str:
     """Where a side's Count came from, in plain words."""
     if entry.special_hand is not None:
-        return "special hand"  # its Count is 0 by the rules, whatever was entered
+        return Message("special hand")  # its Count is 0 by the rules, whatever was entered
     if entry.cards is not None:
-        return "counting grid"
-    return "typed" if entry.count is not None else "not given"
+        return Message("counting grid")
+    return Message("typed") if entry.count is not None else Message("not given")
 
 
 def _winner(stored: store.Stored) -> str:
     score, sides = stored.score, stored.game.table.sides
     if score.finished and score.winners:
-        return " and ".join(sides[i].name for i in score.winners) + (" (shared)" if len(score.winners) > 1 else "")
-    return "in progress"
+        names = [sides[i].name for i in score.winners]
+        if len(names) == 1:
+            return names[0]
+        listed: str = names[0]
+        for name in names[1:-1]:
+            listed = Message("{first}, {then}", first=listed, then=name)
+        return Message("{names} and {last} (shared)", names=listed, last=names[-1])
+    return Message("in progress")
 
 
 def csv_rows(stored: store.Stored) -> list[list[object]]:
@@ -425,7 +431,7 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
     rows: list[list[object]] = [header]
     # A game moved in from paper: a line per side before hand 1, its total brought forward as its running total.
     for side, total in zip(table.sides, table.brought_forward, strict=False):
-        line: list[object] = ["Brought forward", "", side.name, " & ".join(side.players)]
+        line: list[object] = [Message("Brought forward"), "", side.name, " & ".join(side.players)]
         rows.append(line + [""] * (len(header) - 5 - notes) + [total] + [""] * notes)
     for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
         dealer = table.player_of_seat(hand_score.dealer)
@@ -492,9 +498,9 @@ def _csv_file(rows: list[list[object]], filename: str) -> Response:
     Numbers take it too), and lines ending CRLF as RFC 4180 says."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for n, row in enumerate(rows):
-        # The headings in the page's language (docs/i18n.md); the figures stay plain integers.
-        writer.writerow([spreadsheet_text(translated(cell) if n == 0 else cell) for cell in row])
+    for row in rows:
+        # The headings and words in the page's language (docs/i18n.md); the figures stay plain integers.
+        writer.writerow([spreadsheet_text(translated(cell)) for cell in row])
     return Response(
         "\ufeff" + out.getvalue(),
         mimetype="text/csv",
