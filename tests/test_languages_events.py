@@ -16,7 +16,9 @@ The figures, worked out by hand (docs/rules.md; the hands are tests/test_service
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import re
 from pathlib import Path
 
@@ -314,3 +316,16 @@ def test_every_templates_words_go_through_the_catalogue(path):
     left = [words for words in words_outside_the_catalogue(path.read_text()) if words not in allowed]
     left = [words for words in left if set(words.split()) - {"Scorepad"}]  # the app's own name, in every language
     assert not left, f"{path.relative_to(TEMPLATES)}: not translated: {left}"
+
+
+def test_the_results_csv_in_spanish_keeps_its_figures_plain(client, spanish_night):
+    confirmed = client.post(f"/events/{spanish_night}/rounds/0/tables/1/confirm", headers=SPANISH)
+    assert confirmed.status_code == 303  # the director confirms table 2 (3,000 – 0, finished)
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/events/{spanish_night}/results.csv", headers=SPANISH).text)))
+    assert rows[0] == ["puesto", "pareja", "jugadores", "puntos de partido", "puntos", "diferencia", "jugadas"]
+    assert ["1", "Tulips", "Bea & Dot", "2", "3000", "3000", "1"] in rows  # figures a spreadsheet reads: no 3.000
+    heading = rows.index([])
+    assert rows[heading + 1][:4] == ["ronda", "mesa", "norte-sur", "este-oeste"]
+    assert rows[heading + 1][-2:] == ["estado", "confirmada"]
+    table_two = next(row for row in rows[heading + 2 :] if row[1] == "2")
+    assert table_two[2:6] == ["Tulips", "Daisies", "3000", "0"] and table_two[-1] == "sí"
