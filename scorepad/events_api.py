@@ -218,6 +218,27 @@ def results_json(event_id: str) -> ResponseReturnValue:
 
 
 YES = Message("yes")
+# The results CSV's headings: the standings', then the tables' (said in the language of Accept-Language).
+STANDINGS_HEADINGS = (
+    Message("rank"),
+    Message("pair"),
+    Message("players"),
+    Message("match points"),
+    Message("points"),
+    Message("difference"),
+    Message("played"),
+)
+TABLES_HEADINGS = (
+    Message("round"),
+    Message("table"),
+    Message("north-south"),
+    Message("east-west"),
+    Message("points"),
+    Message("points"),
+    Message("hands"),
+    Message("status"),
+    Message("confirmed"),
+)
 
 
 def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
@@ -225,17 +246,7 @@ def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
     Messages (said in the language of Accept-Language by results_csv), the figures plain integers."""
     doc = held.document()
     pairs = doc["pairs"]
-    rows: list[list[object]] = [
-        [
-            Message("rank"),
-            Message("pair"),
-            Message("players"),
-            Message("match points"),
-            Message("points"),
-            Message("difference"),
-            Message("played"),
-        ]
-    ]
+    rows: list[list[object]] = [list(STANDINGS_HEADINGS)]
     for line in doc["standings"]:
         pair = pairs[line["pair"]]
         rows.append(
@@ -249,20 +260,7 @@ def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
                 line["played"],
             ]
         )
-    rows += [
-        [],
-        [
-            Message("round"),
-            Message("table"),
-            Message("north-south"),
-            Message("east-west"),
-            Message("points"),
-            Message("points"),
-            Message("hands"),
-            Message("status"),
-            Message("confirmed"),
-        ],
-    ]
+    rows += [[], list(TABLES_HEADINGS)]
     for r, result in enumerate(doc["round_results"]):
         for t in result["tables"]:
             first, second = (pairs[p]["name"] for p in t["pairs"])
