@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import document, event_store, events, rights, store
+from .rules.errors import Message, Plural
 
 
 class Started(NamedTuple):
@@ -100,7 +101,9 @@ def table_of(held: event_store.StoredEvent, round: int, table: int) -> event_sto
     """Table `table` of round `round`: LookupError if the event has no such table."""
     found = held.table_at(round, table)
     if found is None or found.game_id not in held.games:
-        raise LookupError(f"Round {round + 1} has no table {table + 1} in this event.")
+        raise LookupError(
+            Message("Round {round} has no table {table} in this event.", round=round + 1, table=table + 1)
+        )
     return found
 
 
@@ -109,10 +112,14 @@ def confirm(held: event_store.StoredEvent, table: event_store.EventTableRecord, 
     it stood confirmed already: nothing is recorded again."""
     stored = held.games[table.game_id]
     if not stored.score.finished:
-        hands = len(stored.score.hands)
         raise NotFinished(
-            f"Table {table.table + 1} is still playing ({hands} hand{'' if hands == 1 else 's'} saved): a result is "
-            "confirmed once its game is finished."
+            Plural(
+                "Table {table} is still playing ({count} hand saved): a result is confirmed once its game is finished.",
+                "Table {table} is still playing ({count} hands saved): "
+                "a result is confirmed once its game is finished.",
+                len(stored.score.hands),
+                table=table.table + 1,
+            )
         )
     return event_store.confirm(held, table, by)
 
@@ -124,7 +131,14 @@ def correct_hand(
     recorded (who, when, the entries before and after) and clears the confirmation."""
     stored = store.load_game(table.game_id)
     if not 0 <= n < stored.hand_count:
-        raise LookupError(f"Table {table.table + 1}'s game has {stored.hand_count} hand(s); there is no hand {n}.")
+        raise LookupError(
+            Message(
+                "Table {table}'s game has {hands} hand(s); there is no hand {n}.",
+                table=table.table + 1,
+                hands=stored.hand_count,
+                n=n,
+            )
+        )
     before = stored.hand_entries[n]
     # Not through service.correct_hand, which records a change by the phone that makes it: here the director's
     # token makes it, and it is recorded as the director's.

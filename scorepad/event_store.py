@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from . import events, store
 from .models import EventCorrection, EventRecord, EventRoundRecord, EventSeatRecord, EventTableRecord, GameRecord, db
 from .rules import Problem, RuleError
+from .rules.errors import Message
 
 
 class EventNotFound(Exception):
@@ -385,7 +386,7 @@ def clock_of_game(game_id: str) -> tuple[int, datetime, int | None] | None:
     return None if row is None else (row[0], store.utc(row[1]), row[2])
 
 
-ROUND_CLOSED = "This round is closed: ask the director to correct a hand."
+ROUND_CLOSED = Message("This round is closed: ask the director to correct a hand.")
 
 
 def refuse_new_hand(stored: store.Stored) -> None:

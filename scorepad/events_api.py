@@ -11,10 +11,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from . import delivery, document, event_service, event_store, events, security, store, web
 from .errors import error_json
 from .rules import RuleError
+from .rules.errors import Message
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/events")
 
@@ -23,44 +25,56 @@ bp = Blueprint("events_api", __name__, url_prefix="/api/events")
 def require_json_body() -> None:
     """A body sent to the API is JSON, declared so (415 otherwise), as the game API's."""
     if request.method in ("POST", "PUT") and request.mimetype != "application/json":
-        abort(415, "Send the body as JSON, with the header Content-Type: application/json.")
+        abort(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
 
 
 @bp.errorhandler(RuleError)
 def rule_error(error: RuleError) -> ResponseReturnValue:
-    """A document, pair or hand the checks refuse: 422 with every problem and its field."""
-    return jsonify({"errors": document.errors_json(error)}), 422
+    """A document, pair or hand the checks refuse: 422 with every problem and its field, each message in the
+    language of Accept-Language (web.translated; the fields' paths as they are)."""
+    errors = [
+        {**found, "message": web.translated(problem.message)}
+        for found, problem in zip(document.errors_json(error), error.problems, strict=True)
+    ]
+    return jsonify({"errors": errors}), 422
 
 
 @bp.errorhandler(document.FormatError)
 def format_error(error: document.FormatError) -> ResponseReturnValue:
-    return error_json(400, str(error))
+    return error_json(400, _said(error))
+
+
+def _said(error: Exception) -> str:
+    """An exception's message in the language of Accept-Language (a rules.Message is translated; web.translated)."""
+    return str(web.translated(error.args[0])) if error.args else str(error)
 
 
 @bp.errorhandler(event_store.EventNotFound)
 def not_found(error: event_store.EventNotFound) -> ResponseReturnValue:
-    return error_json(404, "There is no event with that id.")
+    return error_json(404, gettext("There is no event with that id."))
 
 
 @bp.errorhandler(events.EventConflict)
 def conflict(error: events.EventConflict) -> ResponseReturnValue:
     """A step the event is not ready for (a table still playing, every round played, no seat for a late pair)."""
-    return error_json(409, str(error))
+    return error_json(409, _said(error))
 
 
 @bp.errorhandler(event_service.NotFinished)
 def not_finished(error: event_service.NotFinished) -> ResponseReturnValue:
-    return error_json(409, str(error))
+    return error_json(409, _said(error))
 
 
 @bp.errorhandler(store.EditConflict)
 def edit_conflict(error: store.EditConflict) -> ResponseReturnValue:
-    return error_json(409, "The event was changed by someone else at the same moment. Read it again and try again.")
+    return error_json(
+        409, gettext("The event was changed by someone else at the same moment. Read it again and try again.")
+    )
 
 
 @bp.errorhandler(LookupError)
 def no_such_table(error: LookupError) -> ResponseReturnValue:
-    return error_json(404, str(error))
+    return error_json(404, _said(error))
 
 
 def event_links(event_id: str) -> dict[str, str]:
@@ -94,7 +108,7 @@ def _director(event_id: str) -> event_store.StoredEvent:
     header = request.headers.get("Authorization", "")
     token = header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     if not event_store.director_token_matches(held, token):
-        abort(403, "This call needs the event's director's token: Authorization: Bearer <director_token>.")
+        abort(403, gettext("This call needs the event's director's token: Authorization: Bearer <director_token>."))
     return held
 
 
@@ -206,11 +220,36 @@ def results_json(event_id: str) -> ResponseReturnValue:
     return response
 
 
+YES = Message("yes")
+# The results CSV's headings: the standings', then the tables' (said in the language of Accept-Language).
+STANDINGS_HEADINGS = (
+    Message("rank"),
+    Message("pair"),
+    Message("players"),
+    Message("match points"),
+    Message("points"),
+    Message("difference"),
+    Message("played"),
+)
+TABLES_HEADINGS = (
+    Message("round"),
+    Message("table"),
+    Message("north-south"),
+    Message("east-west"),
+    Message("points"),
+    Message("points"),
+    Message("hands"),
+    Message("status"),
+    Message("confirmed"),
+)
+
+
 def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
-    """The standings as a spreadsheet reads them, then every table of every round."""
+    """The standings as a spreadsheet reads them, then every table of every round: the headings and words as
+    Messages (said in the language of Accept-Language by results_csv), the figures plain integers."""
     doc = held.document()
     pairs = doc["pairs"]
-    rows: list[list[object]] = [["rank", "pair", "players", "match points", "points", "difference", "played"]]
+    rows: list[list[object]] = [list(STANDINGS_HEADINGS)]
     for line in doc["standings"]:
         pair = pairs[line["pair"]]
         rows.append(
@@ -224,15 +263,24 @@ def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
                 line["played"],
             ]
         )
-    rows += [[], ["round", "table", "north-south", "east-west", "points", "points", "hands", "status", "confirmed"]]
+    rows += [[], list(TABLES_HEADINGS)]
     for r, result in enumerate(doc["round_results"]):
         for t in result["tables"]:
             first, second = (pairs[p]["name"] for p in t["pairs"])
             rows.append(
-                [r + 1, t["table"] + 1, first, second, *t["points"], t["hands"], t["status"], "yes" * t["confirmed"]]
+                [
+                    r + 1,
+                    t["table"] + 1,
+                    first,
+                    second,
+                    *t["points"],
+                    t["hands"],
+                    t["status"],
+                    YES if t["confirmed"] else "",
+                ]
             )
         if result["bye"] is not None:
-            rows.append([r + 1, "", pairs[result["bye"]]["name"], "(sits out)"])
+            rows.append([r + 1, "", pairs[result["bye"]]["name"], Message("(sits out)")])
     return rows
 
 
@@ -243,7 +291,7 @@ def results_csv(event_id: str) -> ResponseReturnValue:
     out = io.StringIO()
     writer = csv.writer(out)
     for row in results_rows(held):
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([_cell(web.translated(value)) for value in row])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event_id}.csv"'
     return response

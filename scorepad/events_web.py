@@ -12,18 +12,19 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from markupsafe import Markup
+from flask_babel import gettext, lazy_gettext, ngettext
+from markupsafe import Markup, escape
 
 from . import delivery, document, event_service, event_store, events, rights, store
 from .rules import RuleError
-from .web import load_or_404, render
+from .web import load_or_404, render, translated
 
 bp = Blueprint("events_web", __name__, url_prefix="/events")
 
 # As the scoreboard's poll (share.POLL_SECONDS): a save shows on the wall within this and one answer's time.
 POLL_SECONDS = 2
 PAIR_ROWS = 12  # rows of the new-event form; a club with more pairs adds them through the API
-NO_EVENT = "There is no club night at this address. Check the link, or ask the director."
+NO_EVENT = lazy_gettext("There is no club night at this address. Check the link, or ask the director.")
 
 
 def _load(event_id: str, games: bool = True) -> event_store.StoredEvent:
@@ -40,7 +41,7 @@ def _is_director(held: event_store.StoredEvent) -> bool:
 
 def _director_or_403(held: event_store.StoredEvent) -> None:
     if not _is_director(held):
-        abort(403, "Only the director's phone (the one that created this club night) can do that.")
+        abort(403, gettext("Only the director's phone (the one that created this club night) can do that."))
 
 
 # --- Creating an event on a phone --------------------------------------------------------------------------
@@ -93,9 +94,12 @@ def form_document(form: Any) -> dict[str, Any]:
 
 
 def _problem_words(error: RuleError) -> list[str]:
-    """Each problem in words, naming the pair row where it lies (pairs.2.name: "Pair 3: ...")."""
+    """Each problem in words, in the page's language, naming the pair row where it lies (pairs.2.name: "Pair 3:
+    ...")."""
     return [
-        (f"Pair {p.path[1] + 1}: " if len(p.path) > 1 and p.path[0] == "pairs" else "") + p.message
+        gettext("Pair %(number)s: %(problem)s", number=p.path[1] + 1, problem=translated(p.message))
+        if len(p.path) > 1 and p.path[0] == "pairs" and isinstance(p.path[1], int)
+        else str(translated(p.message))
         for p in error.problems
     ]
 
@@ -111,7 +115,7 @@ def new_event() -> ResponseReturnValue:
         except RuleError as error:
             problems = _problem_words(error)
         except document.FormatError as error:
-            problems = [str(error)]
+            problems = [str(translated(error.args[0]))]
         else:
             return redirect(url_for("events_web.director", event_id=held.id), 303)
     return render(
@@ -205,14 +209,19 @@ def start_round(event_id: str) -> ResponseReturnValue:
     try:
         started = event_service.start_round(held, close=request.form.get("close") == "yes")
     except events.EventConflict as error:
-        flash(str(error), "error")
+        flash(str(translated(error.args[0])), "error")
     except store.EditConflict:
-        flash("The round was started at the same moment on another phone.", "error")
+        flash(gettext("The round was started at the same moment on another phone."), "error")
     else:
         if started.ended:  # the last round closed
-            flash(f"Round {len(held.rounds)} is closed: the event is over, and its results are final.", "success")
+            flash(
+                gettext(
+                    "Round %(round)s is closed: the event is over, and its results are final.", round=len(held.rounds)
+                ),
+                "success",
+            )
         else:
-            flash(f"Round {len(held.rounds)} started.", "success")
+            flash(gettext("Round %(round)s started.", round=len(held.rounds)), "success")
     return redirect(url_for("events_web.director", event_id=event_id), 303)
 
 
@@ -225,11 +234,11 @@ def add_late_pair(event_id: str) -> ResponseReturnValue:
     try:
         event_service.add_late_pair(held, {"name": request.form.get("name", "").strip(), "players": players})
     except events.EventConflict as error:
-        flash(str(error), "error")
+        flash(str(translated(error.args[0])), "error")
     except RuleError as error:
-        flash(" ".join(p.message for p in error.problems), "error")
+        flash(" ".join(str(translated(p.message)) for p in error.problems), "error")
     else:
-        flash(f"{held.event.pairs[-1].name} joins from the next round.", "success")
+        flash(gettext("%(pair)s joins from the next round.", pair=held.event.pairs[-1].name), "success")
     return redirect(url_for("events_web.director", event_id=event_id), 303)
 
 
@@ -240,17 +249,20 @@ def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
     try:
         seated = event_service.table_of(held, round, table)
     except LookupError as error:
-        abort(404, str(error))
+        abort(404, str(translated(error.args[0])))
     stored = held.games[seated.game_id]
     by = "director" if _is_director(held) else "pair"
     if by == "pair" and rights.can_edit(stored):
-        abort(403, "The other pair confirms the result, on a phone of theirs: this phone keeps the table's score.")
+        abort(
+            403,
+            gettext("The other pair confirms the result, on a phone of theirs: this phone keeps the table's score."),
+        )
     problem, already = None, None
     try:
         if not event_service.confirm(held, seated, by):  # confirmed before: said plainly, nothing recorded again
             already = confirmed_words(seated.confirmed_by, seated.confirmed_at, already=True)
     except event_service.NotFinished as error:
-        problem = str(error)
+        problem = str(translated(error.args[0]))
     if request.form.get("back") != "scoreboard":
         if problem:
             flash(problem, "error")
@@ -273,17 +285,18 @@ def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
 
 
 @functools.lru_cache(maxsize=1024)
-def _qr(link: str) -> str:
+def _qr(link: str, label: str) -> str:
     svg = segno.make(link, error="m").svg_inline(
         scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
     )
-    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the table\'s link" ', 1)
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
 
 
 @bp.app_template_global()
 def table_qr(event_id: str, table: int) -> Markup:
     """The QR code of a table's card: the table's own link, which leads to its current game."""
-    return Markup(_qr(url_for("events_web.table", event_id=event_id, table=table, _external=True)))
+    link = url_for("events_web.table", event_id=event_id, table=table, _external=True)
+    return Markup(_qr(link, gettext("QR code of the table's link")))
 
 
 @bp.get("/<event_id>/cards")
@@ -299,7 +312,7 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
     next round's game when it starts); the director's phone goes to the scoresheet too; any other watches."""
     held = _load(event_id)
     if held.seat(table) is None:
-        abort(404, f"This club night has no table {table + 1}.")
+        abort(404, gettext("This club night has no table %(table)s.", table=table + 1))
     current = held.current_table(table)
     if current is None or current.game_id not in held.games:
         return render("events/table_waits.html", held=held, table=table, event=held.event)
@@ -372,7 +385,7 @@ def wall_live(event_id: str) -> ResponseReturnValue:
 
 # --- A table's scoresheet -------------------------------------------------------------------------------------
 
-TIME_UP = "Time is up: this is the last hand."
+TIME_UP = lazy_gettext("Time is up: this is the last hand.")
 
 
 @bp.get("/games/<game_id>/clock")
@@ -386,9 +399,12 @@ def sheet_clock(game_id: str) -> ResponseReturnValue:
     if started is not None and minutes:
         left = minutes_left(started + timedelta(minutes=minutes))
         if left:
-            body = f'<p class="event-clock">{left} min left in round {round + 1}</p>'
+            words = ngettext(
+                "%(num)s min left in round %(round)s", "%(num)s min left in round %(round)s", left, round=round + 1
+            )
+            body = f'<p class="event-clock">{escape(words)}</p>'
         else:
-            body = f'<p class="event-clock flash flash-error">{TIME_UP}</p>'
+            body = f'<p class="event-clock flash flash-error">{escape(TIME_UP)}</p>'
     response = make_response(body)
     response.cache_control.no_store = True  # the time, now
     return response
@@ -396,15 +412,21 @@ def sheet_clock(game_id: str) -> ResponseReturnValue:
 
 # --- Confirm on a table's scoreboard -------------------------------------------------------------------------
 
-CONFIRMED_BY = {"pair": "the other pair", "director": "the director"}
+CONFIRMED_BY = {"pair": lazy_gettext("the other pair"), "director": lazy_gettext("the director")}
 
 
 def confirmed_words(by: str | None, at: datetime | None, already: bool = False) -> str:
-    """Who confirmed a table's result and when, in words: "Confirmed by the other pair at 21:14 UTC." (`already`:
-    "Already confirmed by ...", the answer to a second Confirm)."""
-    when = f" at {store.utc(at):%H:%M} UTC" if at is not None else ""
-    said = "Already confirmed" if already else "Confirmed"
-    return f"{said} by {CONFIRMED_BY.get(by or '', 'the director')}{when}."
+    """Who confirmed a table's result and when, in words, in the page's language: "Confirmed by the other pair at
+    21:14 UTC." (`already`: "Already confirmed by ...", the answer to a second Confirm)."""
+    who = str(CONFIRMED_BY.get(by or "", CONFIRMED_BY["director"]))
+    if at is None:
+        return (
+            gettext("Already confirmed by %(who)s.", who=who) if already else gettext("Confirmed by %(who)s.", who=who)
+        )
+    time = f"{store.utc(at):%H:%M}"
+    if already:
+        return gettext("Already confirmed by %(who)s at %(time)s UTC.", who=who, time=time)
+    return gettext("Confirmed by %(who)s at %(time)s UTC.", who=who, time=time)
 
 
 @bp.get("/games/<game_id>/confirmation")

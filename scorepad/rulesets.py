@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, has_request_context, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext, ngettext
+from flask_babel import gettext as babel_gettext
+from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -29,6 +30,7 @@ from .forms import MOST_BANDS
 from .models import RuleSet, db
 from .rules import Problem, RuleError
 from .security import refuse_cross_site_posts
+from .web import number, translated
 
 NAME_LENGTH = 40  # the rule_sets.name column
 MOST_RULE_SETS = 100  # a device's sets: plenty for any player, short enough to choose from
@@ -51,6 +53,19 @@ class NameTaken(RuleSetError):
 # --- Names ---------------------------------------------------------------------------------
 
 
+def _said(message: str) -> object:
+    """A rules message in the request's language (web.translated); outside a request, the English."""
+    return translated(message) if has_request_context() else message
+
+
+def gettext(text: str, **values: object) -> str:
+    """Flask-Babel's gettext in the request's language, numbers written as it writes them (11.550); outside a request
+    (a script, a test reading the problems) the English, numbers as English writes them."""
+    if not has_request_context():
+        return text % {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v for k, v in values.items()}
+    return babel_gettext(text, **{k: number(v) if isinstance(v, int) else v for k, v in values.items()})
+
+
 def clean_name(text: Any) -> str:
     """A set's name as typed, cleaned as every name is (document.clean_name: no control or bidi characters),
     with its spaces tidied (" Tuesday   club " is "Tuesday club"); its length is name_problem's to judge."""
@@ -60,9 +75,13 @@ def clean_name(text: Any) -> str:
 def name_problem(name: str) -> str | None:
     """Why a (tidied) name can't name a set, or None."""
     if not name:
-        return "Give the rules a name, like Tuesday club."
+        return gettext("Give the rules a name, like Tuesday club.")
     if len(name) > NAME_LENGTH:
-        return f"A name of at most {NAME_LENGTH} letters, please: this one has {len(name)}."
+        return gettext(
+            "A name of at most %(most)s letters, please: this one has %(has)s.",
+            most=NAME_LENGTH,
+            has=len(name),
+        )
     return None
 
 
@@ -215,32 +234,39 @@ def import_json(device: str, data: Any) -> list[str]:
 def import_sets(device: str, data: Any) -> tuple[int, list[str]]:
     """import_json, and how many sets were saved (for a message like "3 sets of rules restored")."""
     if not isinstance(data, list):
-        return 0, ['The saved rules are a list of sets, each {"name": ..., "rules": {...}}.']
+        return 0, [gettext('The saved rules are a list of sets, each {"name": ..., "rules": {...}}.')]
     if len(data) > MOST_RULE_SETS:  # refused before any set is checked: no phone's file holds more
         return 0, [
-            f"This file holds {len(data):,} sets of rules: a phone keeps at most {MOST_RULE_SETS}, so none was loaded."
+            gettext(
+                "This file holds %(has)s sets of rules: a phone keeps at most %(most)s, so none was loaded.",
+                has=len(data),
+                most=MOST_RULE_SETS,
+            )
         ]
     problems: list[str] = []
     seen: list[str] = []
     for n, item in enumerate(data, start=1):
         if not isinstance(item, Mapping) or not isinstance(item.get("name"), str) or "rules" not in item:
             problems.append(
-                f'Set {n}: give each set a name and its rules, like {{"name": "Tuesday club", "rules": ...}}.'
+                gettext(
+                    'Set %(number)s: give each set a name and its rules, like {"name": "Tuesday club", "rules": ...}.',
+                    number=n,
+                )
             )
             continue
         name = clean_name(item["name"])
-        called = f"\u201c{name}\u201d" if name else f"Set {n}"
+        called = f"\u201c{name}\u201d" if name else gettext("Set %(number)s", number=n)
         problem = name_problem(name)
         if problem:
             problems.append(f"{called}: {problem}")
             continue
         if any(same_name(name, other) for other in seen):
-            problems.append(f"{called}: the file has two sets of that name; the first was kept.")
+            problems.append(gettext("%(set)s: the file has two sets of that name; the first was kept.", set=called))
             continue
         try:
             game_rules = check_rules(item["rules"])
         except RuleError as error:
-            problems += [f"{called}: {p.message}" for p in error.problems]
+            problems += [f"{called}: {_said(p.message)}" for p in error.problems]
             continue
         try:
             save(device, name, game_rules, replace=True)
@@ -264,16 +290,23 @@ def import_file(device: str, content: bytes) -> tuple[int, list[str]]:
         return 0, [str(error)]
     if isinstance(data, Mapping) and data.get("format") == document.FORMAT:
         return 0, [
-            "This is a game file: restore it on the home page. A rules file comes from \u201cDownload the rules\u201d."
+            gettext(
+                "This is a game file: restore it on the home page. A rules file comes from "
+                "\u201cDownload the rules\u201d."
+            )
         ]
     if isinstance(data, Mapping) and data.get("format") == FILE_FORMAT:
         if data.get("version") != FILE_VERSION:
             return 0, [
-                f"This rules file is version {data.get('version')!r}; this Scorepad reads version {FILE_VERSION}."
+                gettext(
+                    "This rules file is version %(version)s; this Scorepad reads version %(reads)s.",
+                    version=repr(data.get("version")),
+                    reads=FILE_VERSION,
+                )
             ]
         data = data.get("rule_sets")
     elif not isinstance(data, list):
-        return 0, ["This is not a Scorepad rules file: choose a file from \u201cDownload the rules\u201d."]
+        return 0, [gettext("This is not a Scorepad rules file: choose a file from \u201cDownload the rules\u201d.")]
     return import_sets(device, data)
 
 
@@ -297,7 +330,7 @@ def _page(errors: dict | None = None, import_errors: list[str] | None = None, st
 def _own_or_404(set_id: int) -> RuleSet:
     ruleset = find(rights.device_hash(create=False), set_id)
     if ruleset is None:
-        abort(404, "There are no saved rules at this address on this phone: they may have been deleted.")
+        abort(404, gettext("There are no saved rules at this address on this phone: they may have been deleted."))
     return ruleset
 
 
@@ -358,6 +391,6 @@ def upload() -> ResponseReturnValue:
         flash(ngettext("%(num)d set of rules loaded.", "%(num)d sets of rules loaded.", count), "success")
     if problems:
         if not count:
-            problems = ["Nothing was loaded.", *problems]
+            problems = [gettext("Nothing was loaded."), *problems]
         return _page(import_errors=problems, status=422)
     return redirect(url_for("rulesets.index"), 303)

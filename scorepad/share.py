@@ -13,6 +13,7 @@ from datetime import UTC
 import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import Markup
@@ -23,7 +24,7 @@ from .web import load_or_404, render, scoresheet_context, translated
 
 bp = Blueprint("share", __name__)
 
-NO_GAME = "There is no game at this address. Check the link, or start a new game."
+NO_GAME = lazy_gettext("There is no game at this address. Check the link, or start a new game.")
 # How often an open scoreboard asks whether the game changed (docs/architecture.md): a save shows within
 # this and one answer's time, well inside 3 seconds.
 POLL_SECONDS = 2
@@ -50,24 +51,31 @@ def read_room_code(typed: str) -> tuple[str | None, str | None]:
     Nothing is guessed: a character that is not in a room code (O, 0, 1, I, S, ...) is refused, never taken
     for a look-alike, so a mistyped code can never lead to someone else's game."""
     if len(typed) > LONGEST_ROOM_CODE_TYPED:
-        return None, "That's not a room code: a room code has 6 letters and digits."
+        return None, Message("That's not a room code: a room code has 6 letters and digits.")
     code = ROOM_CODE_SPACING.sub("", typed).upper()
     if not code:
-        return None, "Type the room code shown on the scorekeeper's phone: 6 letters and digits."
+        return None, Message("Type the room code shown on the scorekeeper's phone: 6 letters and digits.")
     strangers = sorted({c for c in code if c not in store.ROOM_CODE_LETTERS})
     if strangers:
-        quoted = [f"\u201c{c}\u201d" for c in strangers if c.isprintable()]
+        quoted: list[str] = [f"\u201c{c}\u201d" for c in strangers if c.isprintable()]
         if len(quoted) < len(strangers):
-            quoted.append("an invisible character")
-        listed = " or ".join([", ".join(quoted[:-1]), quoted[-1]]) if len(quoted) > 1 else quoted[0]
-        return None, (
-            f"That's not a room code: a room code never has {listed}. It uses only "
-            f"{' '.join(store.ROOM_CODE_LETTERS)}. Check it on the scorekeeper's phone."
+            quoted.append(Message("an invisible character"))
+        listed: str = quoted[0]
+        for between in quoted[1:-1]:
+            listed = Message("{first}, {then}", first=listed, then=between)
+        if len(quoted) > 1:
+            listed = Message("{first} or {last}", first=listed, last=quoted[-1])
+        return None, Message(
+            "That's not a room code: a room code never has {listed}. It uses only {letters}. "
+            "Check it on the scorekeeper's phone.",
+            listed=listed,
+            letters=" ".join(store.ROOM_CODE_LETTERS),
         )
     if len(code) != store.ROOM_CODE_LENGTH:
-        return None, (
-            f"That's not a room code: a room code has {store.ROOM_CODE_LENGTH} letters and digits, "
-            f"and this has {len(code)}."
+        return None, Message(
+            "That's not a room code: a room code has {length} letters and digits, and this has {has}.",
+            length=store.ROOM_CODE_LENGTH,
+            has=len(code),
         )
     return code, None
 
@@ -89,9 +97,10 @@ def join() -> ResponseReturnValue:
             return redirect(url_for("events_web.wall", event_id=event_id), 303)
         return redirect(url_for("events_web.table", event_id=event_id, table=table), 303)
     if game_id is None:
-        problem = (
-            f"No game has the room code {format_room_code(code)}. Check it on the scorekeeper's phone: "
-            "the game may also have been deleted."
+        problem = Message(
+            "No game has the room code {code}. Check it on the scorekeeper's phone: the game may also have been "
+            "deleted.",
+            code=format_room_code(code),
         )
         return render("share/join.html", status=404, typed=typed, problem=problem)
     return redirect(url_for("share.scoreboard", game_id=game_id), 303)
@@ -365,7 +374,7 @@ def entry_cell(name: str, value: object) -> object:
     if value is None or value is False:
         return ""
     if value is True:
-        return "yes"
+        return Message("yes")
     if name == "special_hand":
         return rules.special_hand_name(str(value))
     if name == "wild_canasta":
@@ -376,17 +385,23 @@ def entry_cell(name: str, value: object) -> object:
 def count_from(entry: rules.SideEntry) -> str:
     """Where a side's Count came from, in plain words."""
     if entry.special_hand is not None:
-        return "special hand"  # its Count is 0 by the rules, whatever was entered
+        return Message("special hand")  # its Count is 0 by the rules, whatever was entered
     if entry.cards is not None:
-        return "counting grid"
-    return "typed" if entry.count is not None else "not given"
+        return Message("counting grid")
+    return Message("typed") if entry.count is not None else Message("not given")
 
 
 def _winner(stored: store.Stored) -> str:
     score, sides = stored.score, stored.game.table.sides
     if score.finished and score.winners:
-        return " and ".join(sides[i].name for i in score.winners) + (" (shared)" if len(score.winners) > 1 else "")
-    return "in progress"
+        names = [sides[i].name for i in score.winners]
+        if len(names) == 1:
+            return names[0]
+        listed: str = names[0]
+        for name in names[1:-1]:
+            listed = Message("{first}, {then}", first=listed, then=name)
+        return Message("{names} and {last} (shared)", names=listed, last=names[-1])
+    return Message("in progress")
 
 
 def csv_rows(stored: store.Stored) -> list[list[object]]:
@@ -416,7 +431,7 @@ def csv_rows(stored: store.Stored) -> list[list[object]]:
     rows: list[list[object]] = [header]
     # A game moved in from paper: a line per side before hand 1, its total brought forward as its running total.
     for side, total in zip(table.sides, table.brought_forward, strict=False):
-        line: list[object] = ["Brought forward", "", side.name, " & ".join(side.players)]
+        line: list[object] = [Message("Brought forward"), "", side.name, " & ".join(side.players)]
         rows.append(line + [""] * (len(header) - 5 - notes) + [total] + [""] * notes)
     for number, (hand, hand_score) in enumerate(zip(game.hands, score.hands, strict=True), start=1):
         dealer = table.player_of_seat(hand_score.dealer)
@@ -483,9 +498,9 @@ def _csv_file(rows: list[list[object]], filename: str) -> Response:
     Numbers take it too), and lines ending CRLF as RFC 4180 says."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for n, row in enumerate(rows):
-        # The headings in the page's language (docs/i18n.md); the figures stay plain integers.
-        writer.writerow([spreadsheet_text(translated(cell) if n == 0 else cell) for cell in row])
+    for row in rows:
+        # The headings and words in the page's language (docs/i18n.md); the figures stay plain integers.
+        writer.writerow([spreadsheet_text(translated(cell)) for cell in row])
     return Response(
         "\ufeff" + out.getvalue(),
         mimetype="text/csv",

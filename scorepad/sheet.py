@@ -117,12 +117,27 @@ def _penalties(entry: SideEntry) -> list[Mark]:
     return marks
 
 
+# A special hand as the row shows it: its name without the shape in brackets (the rest are short already).
+_SHORT_NAMES = {
+    "straight": Message("Straight"),
+    "pungs_kongs": Message("Pungs and kongs"),
+    "zip_code": Message("Zip code"),
+    "blast_off": Message("Blast off"),
+    "triples": Message("Triples"),
+    "quads": Message("Quads"),
+    "dream_4": Message("Dream hand"),
+    "dream_5": Message("Dream hand"),
+    "dream_545": Message("Dream 5-4-5"),
+}
+
+
 def side_marks(rules: Rules, entry: SideEntry) -> tuple[Mark, ...]:
     """What one side did in a hand, in the order a paper sheet notes it: the special hand alone (nothing else
     of that side counts), else going out, canastas, 3s, the perfect cut and penalties."""
     if entry.special_hand is not None:
         name = special_hand_name(entry.special_hand)
-        return (Mark(name.split(" (")[0], name, SPECIAL),)
+        shown = _SHORT_NAMES.get(entry.special_hand) or (name.split(" (")[0] if " (" in name else name)
+        return (Mark(shown, name, SPECIAL),)
     marks: list[Mark] = []
     if entry.went_out:
         words = Message("went out concealed") if entry.concealed else Message("went out")

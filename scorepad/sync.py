@@ -18,8 +18,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
-from . import document, rights, security, service, store
+from . import document, rights, security, service, store, web
 from .forms import NewGameForm
 from .rules import RuleError
 
@@ -52,21 +53,25 @@ def create_game() -> ResponseReturnValue:
     second one (a key is 128 random bits, so it names one game whatever game it is kept under)."""
     key = request.headers.get("Idempotency-Key", "")
     if not key or store.idempotency_key_problem(key):
-        return _problem(400, "A game started offline needs its Idempotency-Key.")
+        return _problem(400, gettext("A game started offline needs its Idempotency-Key."))
     device = service.this_device()
     made = store.game_started_with(device, key)
     if made is not None:
         try:
             stored = store.load_game(made)
         except store.GameNotFound:
-            return _problem(404, "The game started with this key has been deleted from the server.")
+            return _problem(404, gettext("The game started with this key has been deleted from the server."))
         current_app.logger.info("Idempotent replay of game %s started offline", stored.id)
         return _created(stored, 200, replay=True)
     form = NewGameForm(request.form)
     form.fill_rules(service.starting_rules(form), only_unset=True)
     game, leftovers = service.game_of_form(form)
     if game is None:
-        errors = [f"{field.label.text}: {message}" for field in form for message in field.errors] + leftovers
+        errors = [  # in the phone's language, as the new-game page says them
+            f"{web.translated(field.label.text)}: {web.translated(message)}"
+            for field in form
+            for message in field.errors
+        ] + [str(web.translated(leftover)) for leftover in leftovers]
         return jsonify({"outcome": "refused", "reason": " ".join(errors), "errors": errors}), 422
     stored, _token = store.create_game(game)
     store.remember_start(stored.id, device, key)
@@ -81,22 +86,26 @@ def add_hand(game_id: str) -> ResponseReturnValue:
     try:  # one read: the game with its hands, this phone's right to it and the key's answer
         held = service.game_to_change(game_id, rights.device_hash(create=False) or "", key or None)
     except store.GameNotFound:
-        return _problem(404, "There is no game with that id on the server.")
+        return _problem(404, gettext("There is no game with that id on the server."))
     if held.right is None:
-        return _problem(403, "This phone can no longer change this game: open it again from its scorekeeper's link.")
+        return _problem(
+            403, gettext("This phone can no longer change this game: open it again from its scorekeeper's link.")
+        )
     if not key or store.idempotency_key_problem(key):
-        return _problem(400, "A queued hand needs its Idempotency-Key.")
+        return _problem(400, gettext("A queued hand needs its Idempotency-Key."))
     try:
         body = document.load_json(request.get_data())
     except document.FormatError as error:  # not JSON, or nested too deep to read safely
         return _problem(400, str(error))
     if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
-        return _problem(400, 'A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
+        return _problem(
+            400, gettext('A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')
+        )
     if held.remembered is not None:
         return _stored_already(held, body["hand"])
     base_version, position = body.get("base_version"), body.get("position")
     if not isinstance(base_version, int) or not isinstance(position, int):
-        return _problem(400, "A queued hand says which version of the game it was entered on, and its place.")
+        return _problem(400, gettext("A queued hand says which version of the game it was entered on, and its place."))
     stored = held.stored
     if base_version != stored.record.version or position != stored.hand_count:
         return _moved_on(stored, base_version, position)
@@ -111,10 +120,10 @@ def _stored_already(held: store.Held, hand: dict) -> ResponseReturnValue:
     changed = previous.request_hash != store.request_hash(hand)
     if changed and not store.same_hand_under_key(stored, previous.body, hand):
         current_app.logger.info("Queued hand of game %s was changed on the phone after it was stored", stored.id)
-        reason = (
-            f"This hand reached the server before it was changed on this phone: hand "
-            f"{previous.body['hand'] + 1} is stored as it was first saved. Check it on the scoresheet, then "
-            "correct it there (Edit), or discard this copy."
+        reason = gettext(
+            "This hand reached the server before it was changed on this phone: hand %(hand)s is stored as it was "
+            "first saved. Check it on the scoresheet, then correct it there (Edit), or discard this copy.",
+            hand=web.number(previous.body["hand"] + 1),
         )
         return _answer("conflict", stored, 409, reason=reason)
     current_app.logger.info("Idempotent replay of a queued hand for game %s", stored.id)
@@ -133,11 +142,15 @@ def _moved_on(stored: store.Stored, base_version: int, position: int) -> Respons
         hands,
     )
     reason = (
-        "The game is over: it finished on another phone while this hand waited."
+        gettext("The game is over: it finished on another phone while this hand waited.")
         if stored.score.finished
-        else f"The game changed while this hand waited (a hand was saved, changed or deleted on another "
-        f"phone): it now has {hands} hand(s). Check the scoresheet, then re-apply this "
-        f"hand as hand {hands + 1}, fix it, or discard it."
+        else gettext(
+            "The game changed while this hand waited (a hand was saved, changed or deleted on another phone): it "
+            "now has %(hands)s hand(s). Check the scoresheet, then re-apply this hand as hand %(next)s, fix it, or "
+            "discard it.",
+            hands=web.number(hands),
+            next=web.number(hands + 1),
+        )
     )
     return _answer("conflict", stored, 409, reason=reason)
 
@@ -148,17 +161,22 @@ def _add(held: store.Held, hand: dict, key: str, position: int) -> ResponseRetur
     try:
         appended = service.add_hand(held, hand, key, follow=False)
     except store.GameFinished:
-        finished = "The game is over: no more hands can be added."
+        finished = gettext("The game is over: no more hands can be added.")
         return _answer("conflict", store.load_game(game_id), 409, reason=finished)
     except store.EditConflict:
         return _answer(
             "conflict",
             store.load_game(game_id),
             409,
-            reason="The game was changed on another phone at the same moment. Check the scoresheet and re-apply.",
+            reason=gettext(
+                "The game was changed on another phone at the same moment. Check the scoresheet and re-apply."
+            ),
         )
     except RuleError as error:
-        errors = document.errors_json(error)
+        errors = [  # each message in the phone's language (web.translated; the fields' paths as they are)
+            {**found, "message": web.translated(problem.message)}
+            for found, problem in zip(document.errors_json(error), error.problems, strict=True)
+        ]
         current_app.logger.info(
             "Refused queued hand %d of game %s: %s",
             position + 1,

@@ -14,6 +14,7 @@ from typing import Any
 
 from scorepad.document import FormatError, clean_name, parse_rules
 from scorepad.rules import Problem, RuleError, is_whole_number
+from scorepad.rules.errors import Message, Plural
 
 from .movements import MITCHELL, MOVEMENT_NAMES, MOVEMENTS, most_rounds, tables_for
 
@@ -81,39 +82,56 @@ class Event:
 
 
 def _unknown(data: Mapping, allowed: tuple[str, ...], path: tuple) -> list[Problem]:
-    return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
+    return [
+        Problem(path + (key,), Message("Unknown field {key}.", key=repr(key))) for key in data if key not in allowed
+    ]
 
 
 def _check_format(data: Any) -> None:
     """FormatError unless `data` says it is an event document of the version this reader knows."""
     if not isinstance(data, Mapping):
-        raise FormatError("Expected a Scorepad event document (a JSON object).")
+        raise FormatError(Message("Expected a Scorepad event document (a JSON object)."))
     if data.get("format", FORMAT) != FORMAT:
-        raise FormatError(f'This is not a Scorepad event: "format" must be {FORMAT!r}.')
+        raise FormatError(Message('This is not a Scorepad event: "format" must be {format}.', format=repr(FORMAT)))
     version = data.get("version")
     if not is_whole_number(version) or version != VERSION:
         if version is None:
-            raise FormatError(f'This event has no "version": this Scorepad reads version {VERSION}.')
+            raise FormatError(
+                Message('This event has no "version": this Scorepad reads version {version}.', version=VERSION)
+            )
         # Name the version unless it is a huge number, a paragraph or not a version at all.
         short = abs(version) < 10**6 if is_whole_number(version) else isinstance(version, str) and len(version) < 20
-        shown = f" {version!r}" if short else ""
-        raise FormatError(f"Unknown event document version{shown}: this Scorepad reads version {VERSION}.")
+        if short:
+            raise FormatError(
+                Message(
+                    "Unknown event document version {shown}: this Scorepad reads version {version}.",
+                    shown=repr(version),
+                    version=VERSION,
+                )
+            )
+        raise FormatError(
+            Message("Unknown event document version: this Scorepad reads version {version}.", version=VERSION)
+        )
+
+
+NAME_THE_EVENT = Message('Give the event a name, like "Tuesday club night".')
 
 
 def _event_name(value: Any, problems: list[Problem]) -> str:
     if not isinstance(value, str):
-        problems.append(Problem(("name",), 'Give the event a name, like "Tuesday club night".'))
+        problems.append(Problem(("name",), NAME_THE_EVENT))
         return ""
-    name = clean_name(value, ("name",), "The event's name", problems)
+    name = clean_name(value, ("name",), Message("The event's name"), problems)
     if not name:
-        problems.append(Problem(("name",), 'Give the event a name, like "Tuesday club night".'))
+        problems.append(Problem(("name",), NAME_THE_EVENT))
     return name
 
 
 def _check_rules(value: Any, problems: list[Problem]) -> dict[str, Any]:
     """Every table's rules: a game's rules (the preset, any table rule), checked as a new game's are."""
     if not isinstance(value, Mapping):
-        problems.append(Problem(("rules",), 'Every table\'s rules name at least a preset, like {"preset": "modern"}.'))
+        said = Message("Every table's rules name at least a preset, like {example}.", example='{"preset": "modern"}')
+        problems.append(Problem(("rules",), said))
         return {}
     try:  # the number of hands and the Minimum Counts by hand among them (the rules check them as a game's)
         parse_rules(dict(value))
@@ -122,29 +140,40 @@ def _check_rules(value: Any, problems: list[Problem]) -> dict[str, Any]:
     return copy.deepcopy(dict(value))
 
 
+# The chosen fields' names, as a refusal says them ("Movement: choose mitchell or round_robin.").
+CHOICE_LABELS = {"movement": Message("Movement"), "scoring": Message("Scoring"), "bye": Message("Bye")}
+
+
 def _choice(data: Mapping, key: str, choices: tuple[str, ...], default: str | None, problems: list[Problem]) -> str:
     value = data.get(key, default)
     if value not in choices:
-        label = key.replace("_", " ").capitalize()
-        problems.append(Problem((key,), f"{label}: choose {' or '.join(choices)}."))
+        label = CHOICE_LABELS.get(key) or key.replace("_", " ").capitalize()
+        *rest, last = choices
+        said = Message("{label}: choose {choices} or {last}.", label=label, choices=", ".join(rest), last=last)
+        problems.append(Problem((key,), said))
         return ""
     return str(value)
 
 
 def _check_rounds(value: Any, movement: str, pairs: int, problems: list[Problem]) -> int:
     if not is_whole_number(value) or value < 1:
-        problems.append(Problem(("rounds",), "Rounds: how many rounds to play, a whole number like 3."))
+        problems.append(Problem(("rounds",), Message("Rounds: how many rounds to play, a whole number like 3.")))
         return 0
     if movement in MOVEMENTS and pairs >= 2 and value > most_rounds(movement, pairs):
         most = most_rounds(movement, pairs)
-        why = f"{tables_for(pairs)} tables" if movement == MITCHELL else "every pair meets every other once"
-        problems.append(
-            Problem(
-                ("rounds",),
-                f"A {MOVEMENT_NAMES[movement]} of {pairs} pairs has at most {most} rounds ({why}); "
-                "after that pairs would meet again.",
-            )
+        why = (
+            Plural("{count} table", "{count} tables", tables_for(pairs))
+            if movement == MITCHELL
+            else Message("every pair meets every other once")
         )
+        said = Message(
+            "A {movement} of {pairs} pairs has at most {most} rounds ({why}); after that pairs would meet again.",
+            movement=MOVEMENT_NAMES[movement],
+            pairs=pairs,
+            most=most,
+            why=why,
+        )
+        problems.append(Problem(("rounds",), said))
     return int(value)
 
 
@@ -155,43 +184,55 @@ def _check_clock(value: Any, problems: list[Problem]) -> int | None:
         problems.append(
             Problem(
                 ("round_minutes",),
-                f"The round's clock: minutes from 1 to {LONGEST_ROUND_MINUTES}, like 75, or null for no clock.",
+                Message(
+                    "The round's clock: minutes from 1 to {most}, like 75, or null for no clock.",
+                    most=LONGEST_ROUND_MINUTES,
+                ),
             )
         )
         return None
     return int(value)
 
 
-def _check_players(value: Any, path: tuple, label: str, problems: list[Problem]) -> tuple[str, ...]:
+def _check_players(value: Any, path: tuple, label: Message, problems: list[Problem]) -> tuple[str, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= 2:
         problems.append(
-            Problem(path, f'{label}: list its two players in seat order, like ["Ann", "Cleo"] (one, if single).')
+            Problem(
+                path,
+                Message(
+                    "{label}: list its two players in seat order, like {example} (one, if single).",
+                    label=label,
+                    example='["Ann", "Cleo"]',
+                ),
+            )
         )
         return ()
     players: list[str] = []
     for j, player in enumerate(value):
-        name = clean_name(player, path + (j,), f"{label}'s player {j + 1}", problems) if isinstance(player, str) else ""
+        whose = Message("{label}'s player {number}", label=label, number=j + 1)
+        name = clean_name(player, path + (j,), whose, problems) if isinstance(player, str) else ""
         if not name:
-            problems.append(Problem(path + (j,), f'{label}\'s player {j + 1} needs a name, like "Ann".'))
+            problems.append(Problem(path + (j,), Message('{player} needs a name, like "Ann".', player=whose)))
         elif name.casefold() in (partner.casefold() for partner in players):
-            problems.append(Problem(path + (j,), f"{name} is named twice in {label}: give the partner's name."))
+            said = Message("{name} is named twice in {label}: give the partner's name.", name=name, label=label)
+            problems.append(Problem(path + (j,), said))
         players.append(name)
     return tuple(players)
 
 
 def _check_pair(value: Any, path: tuple, problems: list[Problem]) -> Pair:
     """One pair's name and players, as a game's side is checked."""
-    label = f"Pair {path[-1] + 1}" if path and isinstance(path[-1], int) else "The pair"
+    label = Message("Pair {number}", number=path[-1] + 1) if path and isinstance(path[-1], int) else Message("The pair")
     if not isinstance(value, Mapping):
-        problems.append(
-            Problem(path, 'A pair has a name and players, like {"name": "Roses", "players": ["Ann", "Cleo"]}.')
-        )
+        example = '{"name": "Roses", "players": ["Ann", "Cleo"]}'
+        problems.append(Problem(path, Message("A pair has a name and players, like {example}.", example=example)))
         return Pair("", ())
     problems += _unknown(value, ("name", "players"), path)
     name = value.get("name")
-    name = clean_name(name, path + ("name",), f"{label}'s name", problems) if isinstance(name, str) else ""
+    whose = Message("{label}'s name", label=label)
+    name = clean_name(name, path + ("name",), whose, problems) if isinstance(name, str) else ""
     if not name:
-        problems.append(Problem(path + ("name",), f'{label} needs a name, like "Roses".'))
+        problems.append(Problem(path + ("name",), Message('{label} needs a name, like "Roses".', label=label)))
     return Pair(name, _check_players(value.get("players"), path + ("players",), label, problems))
 
 
@@ -201,29 +242,39 @@ def _check_pair_with_others(pair: Pair, others: tuple[Pair, ...], path: tuple) -
         size = len(others[0].players)
         yield Problem(
             path + ("players",),
-            f"Every pair has {size} player{'s' if size > 1 else ''}, as the first pair does; this one has "
-            f"{len(pair.players)}.",
+            Plural(
+                "Every pair has {count} player, as the first pair does; this one has {has}.",
+                "Every pair has {count} players, as the first pair does; this one has {has}.",
+                size,
+                has=len(pair.players),
+            ),
         )
     for other in others:
         if pair.name and pair.name.casefold() == other.name.casefold():
-            yield Problem(path + ("name",), f"Two pairs are called {pair.name!r}: give each pair its own name.")
+            said = Message("Two pairs are called {name}: give each pair its own name.", name=repr(pair.name))
+            yield Problem(path + ("name",), said)
             break
     seated = {player.casefold(): other for other in others for player in other.players if player}
     for j, player in enumerate(pair.players):
         if player and player.casefold() in seated:
             yield Problem(
                 path + ("players", j),
-                f"{player} already plays in {seated[player.casefold()].name}: a player sits at one table at a "
-                'time. If they are two people, tell them apart, like "Ann B.".',
+                Message(
+                    "{player} already plays in {pair}: a player sits at one table at a time. If they are two people, "
+                    'tell them apart, like "Ann B.".',
+                    player=player,
+                    pair=seated[player.casefold()].name,
+                ),
             )
 
 
 def _check_pairs(value: Any, problems: list[Problem]) -> tuple[Pair, ...]:
     if not isinstance(value, list) or len(value) < 2:
-        problems.append(Problem(("pairs",), "List the pairs, at least two, each with its name and players."))
+        problems.append(Problem(("pairs",), Message("List the pairs, at least two, each with its name and players.")))
         return ()
     if len(value) > MOST_PAIRS:
-        problems.append(Problem(("pairs",), f"An event has at most {MOST_PAIRS:,} pairs; this one has {len(value):,}."))
+        said = Message("An event has at most {most:,} pairs; this one has {has:,}.", most=MOST_PAIRS, has=len(value))
+        problems.append(Problem(("pairs",), said))
         return ()
     pairs: tuple[Pair, ...] = ()
     for i, data in enumerate(value):
@@ -297,11 +348,16 @@ def add_late_pair(event: Event, data: Any, rounds_started: int) -> Event:
     the pair that would have sat out plays it. RuleError for the pair itself (paths from the pair); EventConflict
     when every round has started or no pair sits out (an even number of pairs)."""
     if rounds_started >= event.rounds:
-        raise EventConflict(f"All {event.rounds} rounds have started: a late pair can't join now.")
+        raise EventConflict(
+            Message("All {rounds} rounds have started: a late pair can't join now.", rounds=event.rounds)
+        )
     if len(event.pairs) % 2 == 0:
         raise EventConflict(
-            f"With {len(event.pairs)} pairs every seat is taken each round. A late pair takes the place of the pair "
-            "that sits out, so it can join only while the number of pairs is odd."
+            Message(
+                "With {pairs} pairs every seat is taken each round. A late pair takes the place of the pair that "
+                "sits out, so it can join only while the number of pairs is odd.",
+                pairs=len(event.pairs),
+            )
         )
     problems: list[Problem] = []
     pair = _check_pair(data, (), problems)

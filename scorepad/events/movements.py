@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorepad.rules.errors import Message
+
 MITCHELL = "mitchell"
 ROUND_ROBIN = "round_robin"
 MOVEMENTS = (MITCHELL, ROUND_ROBIN)
-MOVEMENT_NAMES = {MITCHELL: "Mitchell", ROUND_ROBIN: "round-robin"}
+MOVEMENT_NAMES = {MITCHELL: Message("Mitchell"), ROUND_ROBIN: Message("round-robin")}
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from scorepad.rules.errors import Message, Plural
+
 from .event import Event, EventConflict, event_json
 from .movements import RoundSeating, seating
 from .scoring import RoundResult, event_status, round_results_json, standings, standings_json
 
 
-def _table_words(event: Event, result: RoundResult) -> list[str]:
+def _table_words(event: Event, result: RoundResult) -> list[Message]:
     """Each unfinished table of a round, as the director reads it: "table 2 (Roses against Tulips, 1 hand
     played)"."""
     words = []
@@ -19,25 +21,49 @@ def _table_words(event: Event, result: RoundResult) -> list[str]:
         if table.finished:
             continue
         first, second = (event.pairs[pair].name for pair in table.pairs)
-        of = f" of {event.hands_per_game}" if event.hands_per_game else ""
-        played = f"{table.hands}{of} hand{'' if table.hands == 1 and not of else 's'} played"
-        words.append(f"table {table.table + 1} ({first} against {second}, {played})")
+        if event.hands_per_game:
+            played: Message = Message("{hands} of {of} hands played", hands=table.hands, of=event.hands_per_game)
+        else:
+            played = Plural("{count} hand played", "{count} hands played", table.hands)
+        said = Message(
+            "table {table} ({first} against {second}, {played})",
+            table=table.table + 1,
+            first=first,
+            second=second,
+            played=played,
+        )
+        words.append(said)
     return words
+
+
+def _listed(words: list[Message]) -> Message:
+    """Words one after another with commas, each said in the page's language ("table 1 (...), table 2 (...)")."""
+    joined = words[0]
+    for word in words[1:]:
+        joined = Message("{first}, {then}", first=joined, then=word)
+    return joined
 
 
 def _still_playing(event: Event, results: Sequence[RoundResult]) -> None:
     """EventConflict naming the tables of the current round still playing, if any."""
     playing = _table_words(event, results[-1]) if results else []
-    if playing:
-        listed = ", ".join(playing[:-1]) + (" and " if len(playing) > 1 else "") + playing[-1]
-        tables = "A table is" if len(playing) == 1 else f"{len(playing)} tables are"
-        raise EventConflict(
-            f"{tables} still playing: {listed}. Wait for {'it' if len(playing) == 1 else 'them'} to finish, "
-            "or close the round."
+    if not playing:
+        return
+    if len(playing) == 1:
+        said = Message(
+            "A table is still playing: {table}. Wait for it to finish, or close the round.", table=playing[0]
         )
+    else:
+        said = Message(
+            "{count} tables are still playing: {tables} and {last}. Wait for them to finish, or close the round.",
+            count=len(playing),
+            tables=_listed(playing[:-1]),
+            last=playing[-1],
+        )
+    raise EventConflict(said)
 
 
-LAST_ROUND_CLOSED = "The last round is closed already: the event is over, and its results are final."
+LAST_ROUND_CLOSED = Message("The last round is closed already: the event is over, and its results are final.")
 
 
 def next_round(event: Event, results: Sequence[RoundResult], close: bool = False) -> RoundSeating:
@@ -47,7 +73,7 @@ def next_round(event: Event, results: Sequence[RoundResult], close: bool = False
     if len(results) >= event.rounds:
         if not close:
             _still_playing(event, results)  # the last round: closing it is what ends the event (close_last_round)
-        raise EventConflict(f"All {event.rounds} rounds have been played: the event is over.")
+        raise EventConflict(Message("All {rounds} rounds have been played: the event is over.", rounds=event.rounds))
     if not close:
         _still_playing(event, results)
     return seating(event.movement, len(event.pairs), len(results))
@@ -63,7 +89,11 @@ def close_last_round(event: Event, results: Sequence[RoundResult], closed: bool)
     its results final): EventConflict in words when it is closed already (`closed`), or not the last round yet."""
     if not is_last_round(event, results):
         raise EventConflict(
-            f"Round {len(results)} of {event.rounds} is not the last: close it by starting the next round."
+            Message(
+                "Round {round} of {rounds} is not the last: close it by starting the next round.",
+                round=len(results),
+                rounds=event.rounds,
+            )
         )
     if closed:
         raise EventConflict(LAST_ROUND_CLOSED)
