@@ -521,8 +521,15 @@ def scoreboard_revision(game_id: str, engine: Engine | None = None) -> Scoreboar
     if not GAME_ID.fullmatch(game_id):
         return None
     with glancing(engine) as connection:
-        row = connection.execute(_SCOREBOARD_REVISION, {"game_id": game_id}).first()
+        sql, positional = _scoreboard_sql(connection.dialect)  # as written for the driver: no compile step per poll
+        row = connection.exec_driver_sql(sql, (game_id,) if positional else {"game_id": game_id}).first()
     return None if row is None else ScoreboardRevision(row.version, row.rematch_id)
+
+
+@functools.cache
+def _scoreboard_sql(dialect: Any) -> tuple[str, bool]:
+    compiled = _SCOREBOARD_REVISION.compile(dialect=dialect)
+    return str(compiled), compiled.positional
 
 
 def glancing(engine: Engine | None = None) -> Connection:
