@@ -4,6 +4,8 @@ const LANGUAGE = {{ language|tojson }};
 const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
+{#- The phone's words in this worker's language (web.phone_words: its scripts' messages and labels), by their tag. #}
+const WORDS_URL = {{ words_url|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 {#- Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for #}
 {#- a game's next hand (a hand saved with no connection waits on the phone: assets/js/offline.js). Never #}
@@ -22,7 +24,7 @@ const RENDERED_AT = /data-rendered-at="([^"]*)"/;
 self.addEventListener("install", (event) => {
   {#- Install only once the app's shell is stored, so the first offline visit already works. #}
   event.waitUntil(caches.open(CACHE_NAME)
-    .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL]))
+    .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL, WORDS_URL]))
     .then(() => self.skipWaiting()));
 });
 
@@ -153,8 +155,9 @@ self.addEventListener("fetch", (event) => {
       : networkFirst(event, keepsPage(url), servable));
     return;
   }
-  if (url.pathname.startsWith(STATIC_PREFIX)) {
-    {#- Static files are addressed by a hash of their content: a stored copy is always right. #}
+  if (url.pathname.startsWith(STATIC_PREFIX) || url.pathname + url.search === WORDS_URL) {
+    {#- Static files are addressed by a hash of their content: a stored copy is always right. So are the words, #}
+    {#- by their tag. #}
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request).then((response) => {
       if (response.ok) {
         const copy = response.clone();
