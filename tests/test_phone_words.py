@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import brotli
 import pytest
 from babel.messages.pofile import read_po
 
@@ -67,6 +68,15 @@ def test_the_words_are_the_page_s_language_s_and_never_another_s(client):
     # The address says which language, whatever the phone's: an English phone asking for the Spanish words gets them.
     assert client.get("/messages.es.json").get_json()["m"]["neg"] == spanish["m"]["neg"]
     assert client.get("/messages.fr.json").status_code == 404
+
+
+def test_the_words_go_compressed_once_as_tightly_as_brotli_can(client):
+    plain = client.get("/messages.it.json")
+    packed = client.get("/messages.it.json", headers={"Accept-Encoding": "gzip, br"})
+    assert packed.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert brotli.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 2
 
 
 def test_the_words_asked_without_their_tag_are_checked_each_time(client):
