@@ -6,6 +6,7 @@ const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
 {#- The phone's words in this worker's language (web.phone_words: its scripts' messages and labels), by their tag. #}
 const WORDS_URL = {{ words_url|tojson }};
+const WORDS_PATH = WORDS_URL.split("?")[0];
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 {#- Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for #}
 {#- a game's next hand (a hand saved with no connection waits on the phone: assets/js/offline.js). Never #}
@@ -155,9 +156,15 @@ self.addEventListener("fetch", (event) => {
       : networkFirst(event, keepsPage(url), servable));
     return;
   }
-  if (url.pathname.startsWith(STATIC_PREFIX) || url.pathname + url.search === WORDS_URL) {
-    {#- Static files are addressed by a hash of their content: a stored copy is always right. So are the words, #}
-    {#- by their tag. #}
+  if (url.pathname === WORDS_PATH) {
+    {#- The words by their tag: the copy kept, else the network; with no answer, the words this worker keeps (a page #}
+    {#- kept from an older version names older ones: its messages said, rather than none). #}
+    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)
+      .catch(() => caches.match(WORDS_URL).then((words) => words || Response.error()))));
+    return;
+  }
+  if (url.pathname.startsWith(STATIC_PREFIX)) {
+    {#- Static files are addressed by a hash of their content: a stored copy is always right. #}
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request).then((response) => {
       if (response.ok) {
         const copy = response.clone();
