@@ -428,7 +428,7 @@ def phone_words(language: str) -> dict[str, Any]:
             "s": {key: str(translated(name)) for key, name in rules.SPECIAL_HAND_NAMES.items()},
             "k": rules.phone_json(),  # the rules' catalogue (rules.js): data, the same in every language
             # English labels for the English messages that name a field (yesNo, named), as the server says them.
-            "e": {} if language == "en" else {name: str(rules.FIELD_LABELS[name]) for name in _NAMED_IN_ENGLISH},
+            "e": {name: str(rules.FIELD_LABELS[name]) for name in _NAMED_IN_ENGLISH},
         }
 
 

@@ -12,9 +12,7 @@ import "./wakelock.js";  // the screen kept on while the scorekeeper's pages are
 import "./share.js";  // Share: the scoreboard link and room code
 import { on } from "./dom.js";
 import { start } from "./sync.js";  // sending what waits on the phone
-import { wordsReady } from "./words.js";
 
-// Last, once every module is ready and the page's words are in (words.js): the first pass of the queue.
-const begin = () => wordsReady.then(start);
-if (document.readyState === "loading") on("DOMContentLoaded", begin);
-else begin();
+// Last, once every module is ready: the first pass of the queue (what it shows waits for the page's words: words.js).
+if (document.readyState === "loading") on("DOMContentLoaded", start);
+else start();

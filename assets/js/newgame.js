@@ -3,7 +3,7 @@
 import { $, $$, byId, inside, newId, now, on } from "./dom.js";
 import { LOCAL, localShellUrl, putGame } from "./store.js";
 import { put, wholeNumber } from "./handform.js";
-import { say } from "./words.js";
+import { say, wordsReady } from "./words.js";
 import { WAIT_MS, post, registerBackgroundSync } from "./sync.js";
 
 // New game: the first-dealer list names the players as they are typed, without a trip to the
@@ -29,8 +29,8 @@ on("htmx:afterSettle", nameSeats);
 on("beforeinput", (event) => {
   if (/^brought_forward\d$/.test(event.target.name || "")) event.stopImmediatePropagation();
 }, true);
-const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too
-if (newGameForm) nameSeats({ target: newGameForm });
+const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too, in its words
+if (newGameForm) wordsReady.then(() => nameSeats({ target: newGameForm }));
 
 // --- Games started with no connection (docs/architecture.md, "Games started offline") --------------
 // Start on the new-game page that gets no answer (the request fails, or nothing within 4 s) keeps the

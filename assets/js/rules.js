@@ -385,7 +385,7 @@ function shapeProblems(body, sides) {
     if (!isObject(data)) return refuse(path.slice(0, -1), say("sideS"));
     problems.push(...unknown(data, NAMES.concat(["result"]), path));
     for (const [name, kind] of FIELDS) {
-      const value = data[name], at = path + name, label = LABEL(name), english = words.e?.[name] || label;
+      const value = data[name], at = path + name, label = LABEL(name), english = words.e[name];
       if (value === undefined || value === null) continue;
       if (kind === "i" || kind === "f") refuse(at, numberProblem(value, label));
       else if (kind === "b" || kind === "m") refuse(at, typeof value !== "boolean" && say("yesNo", { label: english }));

@@ -5,7 +5,7 @@
 // A request that gets no answer is what says the connection is gone, never navigator.onLine.
 import { $, byId, on, keep, servedCopy } from "./dom.js";
 import { heard, net, say } from "./status.js";
-import { say as words } from "./words.js";
+import { say as words, wordsReady } from "./words.js";
 import {
   allKeptGames, allQueued, deleteItem, isConflict, isLocal, keepGame, notConflicts, pageGame, putGame, putItem,
   putItems, queuedFor,
@@ -163,6 +163,7 @@ async function createLocalGame(kept) {
 // What the page shows of what waits: the scoresheet's waiting hands, the hand form's place, a game started here.
 export async function refresh() {
   try {
+    await wordsReady;  // what it shows says words: the page's (words.js)
     const items = await allQueued();
     countQueue(items);
     say();
