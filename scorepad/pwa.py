@@ -121,6 +121,7 @@ def service_worker() -> Response:
             "sw.js",
             version=cache_version(),
             precache=precache,
+            words_url=web.phone_words_url(),
             offline_url=url_for("pwa.offline"),
             static_prefix=url_for("static", filename=""),
             page_patterns=["^" + re.escape(page).replace("GAME", "[^/]+") + "$" for page in pages],

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import string
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
+import brotli
 from babel.numbers import format_decimal
 from flask import Flask, Response, abort, make_response, redirect, render_template, url_for
 from flask import request as plain_request
-from flask_babel import format_date, get_locale, get_translations, gettext, lazy_gettext
+from flask_babel import force_locale, format_date, get_locale, get_translations, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
 from werkzeug.http import HTTP_STATUS_CODES
@@ -151,6 +155,11 @@ def vary_by_language(response: Response) -> Response:
     return response
 
 
+def _by_language(response: Response) -> Response:
+    """vary_by_language, but for the phone's words, whose address names their language."""
+    return response if plain_request.endpoint == "phone_messages" else vary_by_language(response)
+
+
 # --- Numbers, dates and the rules' messages in the page's language -------------------------------------------
 
 
@@ -234,7 +243,9 @@ def init_app(app: Flask) -> None:
     language: the chooser's address, base.html's <html lang>, and the rules' messages in the page's language."""
     app.add_url_rule("/language/<code>", "choose_language", choose_language)
     app.context_processor(language_context)
-    app.after_request(vary_by_language)
+    app.add_url_rule("/messages.<code>.json", "phone_messages", phone_messages)
+    app.add_template_global(phone_words_url, "phone_words_url")
+    app.after_request(_by_language)
     app.jinja_env.finalize = translated
     app.add_template_filter(points, "points")
     app.add_template_filter(translated, "translated")
@@ -242,3 +253,225 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(day, "day")
     app.add_template_global(rules.special_hand_name, "special_hand_name")
     app.add_template_global(sheet.hand_marks, "hand_marks")
+
+
+# --- The phone's words: its scripts' messages and labels in the page's language, sent as data ------------------
+#
+# The phone's script (assets/js/) writes no sentence of its own: each message is a key here with its values, as the
+# rules' Message keeps text and values apart (rules.js says the rules' refusals with the same templates as
+# scorepad/rules/checks.py; tests/e2e/test_rules_js.py holds every one to the server's, in English and Spanish). They
+# go to the phone as one JSON document per language (`phone_words`, pwa.messages), made once, kept by the service
+# worker. A key is short: it is what the script carries.
+
+PHONE_MESSAGES: dict[str, str] = {
+    # The rules' refusals (scorepad/rules/checks.py), by the check that says them.
+    "notIn": Message("{label}: not part of this game's rules ({preset})."),
+    "range": Message("{label}: a side can have 0 to {most}."),
+    "neg": Message("{label}: can't be negative."),
+    "player": Message("{label}: the side has only 1 player."),
+    "players": Message("{label}: the side has only {players} players."),
+    "fifty": Message("{label}: more than 50 in one hand? Check the number."),
+    "redIn": Message("Red 3s left in hand: there are only {held} in the pack."),
+    "wildK": Message("Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix."),
+    "wildX": Message("Wild-card canasta of {kind}: this game doesn't play it."),
+    "spec": Message("{special_hand} is not a special hand allowed in this game."),
+    "last3": Message("The last card was a 3 left in hand: count it in 3s left in hand too."),
+    "shut7": Message("A side with a closed sevens canasta can't also have an unfinished sevens meld."),
+    "shutA": Message("A side with a closed pure aces canasta can't also have an unfinished pure aces meld."),
+    "shutW": Message("A side with a closed wild cards canasta can't also have an unfinished wild cards meld."),
+    "base2": Message("Base as reported: give the side's Base as one figure or as its entries ({listed}), not both."),
+    "base5": Message("Base as reported: it must be a multiple of 5."),
+    "baseR": Message("Base as reported: in this game a side's Base is between {lowest} and {highest:,}."),
+    "out1": Message("Going out needs a closed canasta."),
+    "out2": Message("Going out needs two closed canastas."),
+    "outN": Message("Going out needs {need} closed canastas."),
+    "outM": Message("Can't go out with an unfinished sevens, aces or wild-card meld on the table."),
+    "melded": Message("A side with a canasta, or that went out, has melded."),
+    "hid": Message("Concealed is only for a side that went out."),
+    "noCut": Message("This game doesn't play the perfect-cut bonus."),
+    "cutter": Message("Only the cutter's side ({cutter}) can have the perfect cut this hand."),
+    "count2": Message("Give the Count as one number or as the counting grid, not both."),
+    "black": Message("Black 3s are never melded or counted in modern canasta."),
+    "pack": Message("{label}: the pack has only {most}."),
+    "count5": Message("The Count must be a multiple of 5."),
+    "countX": Message("The Count can't be more than the whole pack's {points:,} points."),
+    "count0": Message("A side with no canasta counts every card against it: its Count can't be above 0."),
+    "red3s": Message("The sides account for {held} red 3s; the pack has only {most}."),
+    "black3s": Message("The sides account for {held} black 3s; the pack has only {most}."),
+    "all3s": Message("The sides account for {held} 3s; the pack has only {most}."),
+    "oneOut": Message("Only one side can go out."),
+    "oneSp": Message("Only one special hand can end a hand."),
+    "nobody": Message("Nobody goes out in a hand that ends with a special hand."),
+    "oneLast": Message("Only one side can hold the last card of the stock."),
+    "oneCut": Message("Only one side can have the perfect cut."),
+    "one7": Message("Only one side can close a sevens canasta."),
+    "oneA": Message("Only one side can close a pure aces canasta."),
+    "oneW": Message("Only one side can close a wild-card canasta."),
+    "fit": Message("{canastas} natural and mixed canastas: the pack can make at most {limit}."),
+    "classic": Message(
+        "{naturals} natural and {mixed} mixed canastas: the pack can't make them all (a natural canasta is seven "
+        "cards of a rank; a mixed one at least four of a rank and a wild card)."
+    ),
+    "many7": Message(
+        "Too many sevens: together the sides' entries need at least {need} (a sevens canasta is 7, an unfinished "
+        "sevens meld 3 or more, a player dirty with 7s holds 3), but the pack has {most}."
+    ),
+    "manyA": Message(
+        "Too many aces: together the sides' entries need at least {need} (a pure aces canasta is 7, an unfinished "
+        "aces meld 3 or more, a player dirty with aces holds 3), but the pack has {most}."
+    ),
+    "manyW": Message(
+        "Too many wild cards: together the sides' entries need at least {need} (a wild-card canasta is 7, an "
+        "unfinished wild meld 3 or more, each mixed canasta 1), but the pack has {most}."
+    ),
+    "grids": Message("{cards}: the counting grids hold {held}; the pack has only {most}."),
+    "whole": Message("{label}: enter a whole number."),
+    "big": Message("{label}: that number is far too big for one hand."),
+    "over": Message("This game is over: no more hands can be added."),
+    # The hand form (handform.js, handpage.js, localgame.js): the server's own words for the same things.
+    "like": Message("Enter a whole number, like {example}."),
+    "less": Message("Can't be less than {min}."),
+    "more": "(and %(number)s more, marked above)",
+    "and": "and",
+    "pm": ": plus or minus",
+    "each": Message("({sign}{worth:,} each)"),
+    "worth": Message("({sign}{worth:,})"),
+    "cutAt": "(+%(points)s, exactly 52 cards: %(cutter)s cut)",
+    "hand": "Hand %(number)s",
+    "edit": "Edit hand %(number)s (not sent yet)",
+    "save": "Save hand %(number)s",
+    "saveC": "Save changes",
+    "digits": Message("Digits only here: \u201c{typed}\u201d can't be part of a number."),
+    "minus": Message("For a minus Count, tap \u2212."),
+    # The scoresheet with hands waiting on the phone (sheet.js) and the home page's games started on it (localgame.js).
+    "handOf": "Hand %(number)s:",
+    "deals": "deals",
+    "to": "playing to %(target)s",
+    "withN": Plural("Figures with {count} hand", "Figures with {count} hands", 1),
+    "needs": Plural("{count} hand needs you", "{count} hands need you", 1),
+    "unsent": Plural("{count} hand, not sent yet", "{count} hands, not sent yet", 1),
+    "side": "Side %(number)s",
+    "specOf": Message("{name}: special hand"),
+    "natural": Plural("{count} natural canasta", "{count} natural canastas", 1),
+    "mixed": Plural("{count} mixed canasta", "{count} mixed canastas", 1),
+    "red": Plural("{count} red 3", "{count} red 3s", 1),
+    "out": "went out",
+    "countOf": Message("Count {count}"),
+    "grid": Message("Count by the grid"),
+    "baseOf": Message("Base {base}"),
+    "nothing": Message("nothing entered"),
+    # Sending what waits (sync.js), a new game on the phone (newgame.js), sharing (share.js, shell.js).
+    "noTake": Message("The server could not take this hand (error {code})."),
+    "noStart": Message("The server could not start this game (error {code})."),
+    "seat": Message("Player {player} of side {side}"),
+    "bfNum": Message("{name}'s total brought forward: enter a whole number of points."),
+    "bf5": Message("{name}'s total brought forward is {total:,}: canasta scores go in 5s, like {like:,}."),
+    "bfOver": Message(
+        "{name}'s total brought forward is {total:,}, at or past the target of {target:,}: that game is already over."
+    ),
+    "follow": Message("Follow the score with room code {room}."),
+    "copied": Message("Link copied: paste it in a message."),
+    "copy": Message("Copy this link:"),
+    "link": "Scoreboard link",
+    "got": Message("Link copied"),
+    "picked": Message("Link selected: copy it from the box above"),
+    "title": Message("Scorepad: keep score"),
+}
+# What the server still says in English in every language (document.py's refusals of a hand's shape, the API's and
+# the store's of a hand's place): the phone says the same, so these are not translated here either.
+PHONE_ENGLISH: dict[str, str] = {
+    "unknown": "Unknown field {key}.",
+    "yesNo": "{label}: true or false.",
+    "named": '{label}: give its name, like "{example}".',
+    "gridS": 'Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").',
+    "gridN": 'Counting grid: give the number of each kind of card, like {"jokers": 1}.',
+    "handS": 'A hand gives one entry for each side: {"sides": [...]}.',
+    "sidesL": 'A hand gives one entry for each side: "sides" is a list.',
+    "sides": "A hand has one entry for each of the {sides} sides.",
+    "sideS": 'A side\'s entry lists what it scored, like {"natural_canastas": 2, "count": 120}.',
+    "full": "Hand {number}: a game holds at most {most} hands, and this one has them all. Start a new game to play on.",
+    "ends": (
+        "With this change the game would end after hand {after}, so the {later} hand(s) after it can't follow. "
+        "Delete them first."
+    ),
+}
+# The API's own (scorepad/api.py: gettext's %(name)s), said by the phone as {name}.
+_API_MESSAGES = {"noHand": "This game has %(hands)s hand(s); there is no hand %(n)s (hands count from 0)."}
+
+# The fields whose English label the English messages above name (a switch, or a name: document.parse_side_entry).
+_NAMED_IN_ENGLISH = (*rules.BOOL_FIELDS, "has_melded", "wild_canasta", "special_hand")
+
+
+def phone_words(language: str) -> dict[str, Any]:
+    """What the phone's script says, in `language` (a code of LANGUAGES): `m` each message's template by its key (a
+    count's words as [one, many]), the labels of the side entries (`f`), the counting grid's cards (`c`), the wild-card
+    canastas (`w`), the presets (`r`) and the special hands (`s`); `g` the digits' group separator and `p` true where 0
+    takes the singular (Portuguese); and `k`, the rules' catalogue as the phone's rules read it (rules.phone_json).
+    Needs an app context."""
+    with force_locale(language):
+        catalogue = get_translations()
+        messages: dict[str, Any] = {}
+        for key, text in {**PHONE_MESSAGES, **_API_MESSAGES}.items():
+            if isinstance(text, Plural):
+                messages[key] = [_braced(catalogue.ngettext(text.text, text.many, n)) for n in (1, 2)]
+            else:
+                messages[key] = _braced(catalogue.gettext(text))
+        plural = getattr(catalogue, "plural", lambda n: int(n != 1))
+        return {
+            "g": _grouped(1000, language)[1],
+            "p": plural(0) == 0,
+            "m": {**messages, **PHONE_ENGLISH},
+            "f": {name: str(translated(label)) for name, label in rules.FIELD_LABELS.items()},
+            "c": {kind: str(translated(label)) for kind, label in rules.CARD_LABELS.items()},
+            "w": {kind: str(translated(name)) for kind, name in rules.WILD_CANASTA_NAMES.items()},
+            "r": {key: str(translated(preset.name)) for key, preset in rules.PRESETS.items()},
+            "s": {key: str(translated(name)) for key, name in rules.SPECIAL_HAND_NAMES.items()},
+            "k": rules.phone_json(),  # the rules' catalogue (rules.js): data, the same in every language
+            # English labels for the English messages that name a field (yesNo, named), as the server says them.
+            "e": {name: str(rules.FIELD_LABELS[name]) for name in _NAMED_IN_ENGLISH},
+        }
+
+
+def _braced(text: str) -> str:
+    """A template as the phone fills it: gettext's %(name)s (the templates' own words) as {name}."""
+    return re.sub(r"%\((\w+)\)s", r"{\1}", text)
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def phone_words_json(language: str) -> tuple[str, str]:
+    """The phone's words in `language` as the JSON sent, and its tag (a digest of it): made once per process, as the
+    catalogues are read once (a new revision is a new process)."""
+    body = json.dumps(phone_words(language), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return body, hashlib.sha256(body.encode()).hexdigest()[:12]
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def _phone_words_brotli(language: str) -> bytes:
+    return brotli.compress(phone_words_json(language)[0].encode(), quality=11)
+
+
+def phone_messages(code: str) -> Response:
+    """/messages.<code>.json: the phone's words in the language named (not the request's: the address says which, so
+    no cache gives one language's to another). Asked with its tag (?v=, as phone_words_url names it) it never changes:
+    kept a year; asked without, checked each time (ETag)."""
+    if code not in LANGUAGES:
+        abort(404)
+    body, tag = phone_words_json(code)
+    response = make_response(body)
+    response.mimetype = "application/json"
+    response.vary.add("Accept-Encoding")
+    if "br" in plain_request.accept_encodings:  # compressed once, as tightly as brotli can (Flask-Compress leaves it)
+        response.set_data(_phone_words_brotli(code))
+        response.headers["Content-Encoding"] = "br"
+    response.set_etag(tag)
+    response.headers["Content-Language"] = HTML_LANG[code]
+    current = plain_request.args.get("v") == tag
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if current else "no-cache"
+    response.make_conditional(plain_request)
+    return response
+
+
+def phone_words_url() -> str:
+    """The address of the phone's words in this page's language, with their tag (base.html's script tag, sw.js)."""
+    code = language()
+    return url_for("phone_messages", code=code, v=phone_words_json(code)[1])

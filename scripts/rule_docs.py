@@ -1,6 +1,6 @@
 """Write the table of values in docs/rules.md (§7) and docs/api.md ("Table rules"), the schemas of `values` in
-the OpenAPI document (scorepad/openapi.json) and the phone's copy of the catalogue (assets/js/catalogue.json, built
-into static/js/scorepad.min.js: `npm run build`), from the rule catalogue.
+and the OpenAPI document (scorepad/openapi.json), from the rule catalogue. (The phone gets the catalogue as data with
+its words, made by the app: web.phone_words.)
 
 Each table sits between two marker lines; everything else in the files is written by hand.
 tests/test_rule_catalogue.py fails when a file differs from what this writes.
@@ -23,7 +23,6 @@ from scorepad import rules  # noqa: E402
 COMMAND = ".venv/bin/python scripts/rule_docs.py"
 FILES = (ROOT / "docs" / "rules.md", ROOT / "docs" / "api.md")
 OPENAPI = ROOT / "scorepad" / "openapi.json"
-PHONE = ROOT / "assets" / "js" / "catalogue.json"
 START = "<!-- values: written by scripts/rule_docs.py from scorepad/rules/catalogue.py; do not edit -->"
 END = "<!-- end of values -->"
 
@@ -71,18 +70,9 @@ def openapi_written(text: str) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def phone_written() -> str:
-    """The catalogue as the phone's rules read it (rules.phone_json), one key of it a line."""
-    data = rules.phone_json()
-    lines = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items()]
-    return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
 if __name__ == "__main__":
     for path in FILES:
         path.write_text(written(path.read_text(encoding="utf-8")), encoding="utf-8")
         print(f"Wrote the values table of {path.relative_to(ROOT)}")
     OPENAPI.write_text(openapi_written(OPENAPI.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"Wrote the schemas of values in {OPENAPI.relative_to(ROOT)}")
-    PHONE.write_text(phone_written(), encoding="utf-8")
-    print(f"Wrote {PHONE.relative_to(ROOT)}: run `npm run build` to build it into the phone's script")

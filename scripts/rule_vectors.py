@@ -558,9 +558,11 @@ class Api:
         auth = {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
         return game_id, auth, self.client.get(f"/api/games/{game_id}").get_json()
 
-    def problems(self, name: str, game: dict, position: int, body: Any) -> list[dict]:
-        """The API's errors for this hand body POSTed as the next hand, or PUT in place of hand `position`."""
+    def problems(self, name: str, game: dict, position: int, body: Any, language: str = "en") -> list[dict]:
+        """The API's errors for this hand body POSTed as the next hand, or PUT in place of hand `position`, in
+        `language` (Accept-Language)."""
         game_id, auth, _ = self.create(name, game)
+        auth = {**auth, "Accept-Language": language}
         if position == len(game["hands"]):
             answer = self.client.post(f"/api/games/{game_id}/hands", json=body, headers=auth)
         else:
@@ -658,6 +660,8 @@ def check_vector(api: Api, sets: dict, name: str, rule_set: str, sides: list, pl
         "hand": body,
         "expected": with_involves(api.problems(name, game, position, body), game, position, body),
         "checks": checks_refusing(game, position, body),
+        # The same messages as a Spanish phone gets them (the phone says them with the same templates, in Spanish).
+        "expected_es": [problem["message"] for problem in api.problems(name, game, position, body, "es")],
     }
 
 

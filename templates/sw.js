@@ -4,6 +4,9 @@ const LANGUAGE = {{ language|tojson }};
 const CACHE_PREFIX = "scorepad-";
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE_URL = {{ offline_url|tojson }};
+{#- The phone's words in this worker's language (web.phone_words: its scripts' messages and labels), by their tag. #}
+const WORDS_URL = {{ words_url|tojson }};
+const WORDS_PATH = WORDS_URL.split("?")[0];
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 {#- Pages worth keeping offline: home, scoresheets, scoreboards, each game's rules page, and the form for #}
 {#- a game's next hand (a hand saved with no connection waits on the phone: assets/js/offline.js). Never #}
@@ -22,7 +25,7 @@ const RENDERED_AT = /data-rendered-at="([^"]*)"/;
 self.addEventListener("install", (event) => {
   {#- Install only once the app's shell is stored, so the first offline visit already works. #}
   event.waitUntil(caches.open(CACHE_NAME)
-    .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL]))
+    .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL, WORDS_URL]))
     .then(() => self.skipWaiting()));
 });
 
@@ -151,6 +154,13 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(url.hash === "#kept" && servable
       ? keptCopy(request).then((copy) => copy || networkFirst(event, false, true))
       : networkFirst(event, keepsPage(url), servable));
+    return;
+  }
+  if (url.pathname === WORDS_PATH) {
+    {#- The words by their tag: the copy kept, else the network; with no answer, the words this worker keeps (a page #}
+    {#- kept from an older version names older ones: its messages said, rather than none). #}
+    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)
+      .catch(() => caches.match(WORDS_URL).then((words) => words || Response.error()))));
     return;
   }
   if (url.pathname.startsWith(STATIC_PREFIX)) {

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import importlib.util
-import json
 import re
 from pathlib import Path
 
@@ -161,11 +160,10 @@ def test_the_hand_form_shows_each_entry_s_worth_beside_it(app, value):
 # --- The phone's rules --------------------------------------------------------------------------------
 
 
-def test_the_phone_s_copy_of_the_catalogue_is_the_catalogue():
-    generator = rule_docs()
-    text = generator.PHONE.read_text(encoding="utf-8")
-    assert text == generator.phone_written(), f"assets/js/catalogue.json is out of date: run `{generator.COMMAND}`"
-    carried = json.loads(text)
+def test_the_phone_s_copy_of_the_catalogue_is_the_catalogue(client):
+    # Sent to the phone as data with its words (/messages.<lang>.json, web.phone_words), kept by its service worker.
+    carried = client.get("/messages.en.json").get_json()["k"]
+    assert carried == rules.phone_json()
     priced = {entry: (key, sign) for entry, key, sign, _ in carried["priced"]}
     for value in rules.PRICED:
         assert priced[value.entry] == (value.key, -1 if value.penalty else 1)
@@ -174,10 +172,7 @@ def test_the_phone_s_copy_of_the_catalogue_is_the_catalogue():
             assert carried["gates"][entry] == value.key
 
 
-def test_the_catalogue_is_in_the_phone_s_script_not_in_every_page(client):
-    # Built into static/js/scorepad.min.js (tests/test_built_scripts.py holds the bundle to its sources), which the
-    # phone keeps: no page carries a copy of its own.
+def test_the_catalogue_is_in_the_phone_s_data_not_in_every_page(client):
+    # No page carries a copy of its own: the phone keeps the one data document of its language.
     assert "rule-catalogue" not in client.get("/").get_data(as_text=True)
-    bundle = (ROOT / "static" / "js" / "scorepad.min.js").read_text(encoding="utf-8")
-    for key, name in rules.phone_json()["special_hands"].items():
-        assert name in bundle, key
+    assert client.get("/messages.es.json").get_json()["k"] == rules.phone_json()

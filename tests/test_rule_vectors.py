@@ -76,3 +76,16 @@ def test_every_table_rule_is_played_differently_from_its_preset_in_some_game():
     assert every_rule - {"canastas_to_go_out"} <= changed, sorted(every_rule - changed)
     # Canastas to go out changes no figure, only what is refused.
     assert any("canastas_to_go_out" in changed_rules(VECTORS["rule_sets"][v["rules"]]) for v in VECTORS["checks"])
+
+
+def test_every_refusal_is_also_kept_as_a_spanish_phone_gets_it():
+    # tests/e2e/test_rules_js.py holds the phone's Spanish words to these: each problem, in the same order.
+    for vector in VECTORS["checks"]:
+        assert len(vector["expected_es"]) == len(vector["expected"]), vector["name"]
+    pairs = [
+        (p["message"], es) for v in VECTORS["checks"] for p, es in zip(v["expected"], v["expected_es"], strict=True)
+    ]
+    spanish = [es for english, es in pairs if english != es]
+    # Only the server's words still in English (document.py's shape refusals, web.PHONE_ENGLISH) are the same.
+    assert len(spanish) > 0.7 * len(pairs)
+    assert any("Para cerrar hacen falta" in es for es in spanish)

@@ -15,7 +15,6 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 export const page = document.documentElement;
-export const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
 // A copy of the markup the server drew for the script in <template id="…">: the whole of it, or its first element.
 // Made in this document (not the template's, which has no address), so that a link's .hash can be set on it.
 export const copyOf = (id) => document.importNode(byId(id).content, true);

@@ -13,6 +13,7 @@
 //   data-also             a problem's field that lands on this input too ("cards": the Count)
 import { $, $$, byId, el } from "./dom.js";
 import { gameOf, signed } from "./rules.js";
+import { say } from "./words.js";
 
 const SIDE = /^s(\d+)-/;
 export const keyOf = (input) => input.dataset.key || input.name.replace(SIDE, "");
@@ -34,7 +35,7 @@ export function wholeNumber(text) {
   text = (text || "").trim().replace(/\u2212/g, "-");
   if (!text) return { value: null };
   if (/^-?\d{1,3}([.,\s]\d{3})+$/.test(text)) text = text.replace(/[.,\s]/g, "");
-  if (!/^-?\d+$/.test(text)) return { error: "Enter a whole number, like 3." };
+  if (!/^-?\d+$/.test(text)) return { error: say("like", { example: 3 }) };
   return { value: parseInt(text, 10) };
 }
 
@@ -49,7 +50,7 @@ export function readForm(form, doc, position) {
     const { value, error } = wholeNumber(input.value.trim() || $(`[name='${input.name}_pick']:checked`, form)?.value), at = { field: "sides." + s + "." + keyOf(input), id: input.id };
     const signed = input.dataset.sign;
     if (error) problems.push({ ...at, message: error });
-    else if (!signed && value < 0) problems.push({ ...at, message: "Can't be less than 0." });
+    else if (!signed && value < 0) problems.push({ ...at, message: say("less", { min: 0 }) });
     else if (signed && value !== null) return signOf(form, input)?.value === "-" && value > 0 ? -value : value;
     else if (value) return value;
   };
@@ -160,7 +161,7 @@ export function showProblems(form, problems, quiet) {
   const preview = byId("preview");
   if (preview && problems.length) {
     preview.replaceChildren(el("p", { class: "preview-problem" }, problems[0].message +
-      (problems.length > 1 ? " (and " + (problems.length - 1) + " more, marked above)" : "")));
+      (problems.length > 1 ? " " + say("more", { number: problems.length - 1 }) : "")));
   }
   if (!quiet) $("[aria-invalid='true']", form)?.focus();
 }

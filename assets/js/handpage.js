@@ -4,6 +4,7 @@
 import { $, $$, byId, copyOf, el, inside, isHandForm, newId, now, on } from "./dom.js";
 import { checkHand, scoreGame, scoreOneHand, signed } from "./rules.js";
 import { KEPT } from "./status.js";
+import { say } from "./words.js";
 import {
   freshest, isConflict, newItem, notConflicts, pageGame, playerOfSeat, putItem, queuedFor, withHands,
 } from "./store.js";
@@ -318,10 +319,10 @@ function sayTheEnd(doc, hand) {
     line.textContent = "";
     return;
   }
-  const winners = score.winners, names = (list) => list.map((s) => doc.sides[s].name).join(" and ");
+  const and = " " + say("and") + " ", winners = score.winners, names = (list) => list.map((s) => doc.sides[s].name).join(and);
   const others = score.totals.map((t, s) => s).filter((s) => !winners.includes(s));
   const words = (others.length ? line.dataset.win : line.dataset.share).replace("{won}", names(winners))
-    .replace("{figure}", signed(score.totals[winners[0]])).replace("{others}", others.map((s) => signed(score.totals[s])).join(" and "));
+    .replace("{figure}", signed(score.totals[winners[0]])).replace("{others}", others.map((s) => signed(score.totals[s])).join(and));
   line.textContent = words;
 }
 for (const type of ["input", "change"]) {

@@ -1,5 +1,6 @@
 // Quicker input on a phone, on every form: steppers, digits only, and nothing hidden under the hand form's bar.
 import { $, byId, inside, on } from "./dom.js";
+import { say } from "./words.js";
 
 // Steppers: the - and + buttons beside a number (a count: 0 or more) change it by one, up to its
 // data-max, and fire "input" so the live preview follows. A step never goes the other way: + on a
@@ -32,8 +33,7 @@ on("beforeinput", (event) => {
   const slot = byId(input.id + "-error");
   if (!slot) return;
   // Kept until the field takes a keystroke, across live previews.
-  slot.textContent = input.dataset.refused = "Digits only here: \u201c" + event.data + "\u201d can't be part of a number." +
-    (sign ? " For a minus Count, tap \u2212." : "");
+  slot.textContent = input.dataset.refused = say("digits", { typed: event.data }) + (sign ? " " + say("minus") : "");
   input.setAttribute("aria-invalid", "true");
 });
 

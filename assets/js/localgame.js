@@ -1,7 +1,8 @@
 // The scoresheet of a game started on this phone (/offline/game#<local id>, templates/offline_game.html), filled from
 // IndexedDB with figures from scoreGame until the game reaches the server; and the home page's list of such games
 // (docs/architecture.md, "Games started offline").
-import { $, $$, byId, copyOf, el, inside, now, on, plural } from "./dom.js";
+import { $, $$, byId, copyOf, el, inside, now, on } from "./dom.js";
+import { say, told } from "./words.js";
 import { gameOf, has, points, scoreGame, signed } from "./rules.js";
 import {
   allKeptGames, allQueued, getItem, keptGame, localShellUrl, newItem, playerOfSeat, putItem, queuedFor, sideNames,
@@ -22,7 +23,7 @@ const localGameId = () => {
 function hintOf(doc, input) {
   const [, minus, key] = /^(-?)(.*)$/.exec(input.dataset.worth || "");
   const value = (minus ? -1 : 1) * (doc.rules.values[key] || 0);
-  return value ? "(" + (value > 0 ? "+" : "") + signed(value) + (input.type === "text" ? " each" : "") + ")" : "";
+  return value ? say(input.type === "text" ? "each" : "worth", { sign: value > 0 ? "+" : "\u2212", worth: Math.abs(value) }) : "";
 }
 // The hand form's side panels, drawn by the server for up to three sides with every entry a game can have
 // (templates/offline_game.html, <template id="offline-hand-fields">): this game's sides, named, and only the
@@ -34,7 +35,7 @@ function handFields(doc) {
     const side = doc.sides[s];
     if (!side) return panel.remove();
     $$(".side-name", panel).forEach((slot) => { slot.textContent = side.name; });
-    $(".sign", panel).setAttribute("aria-label", side.name + ": plus or minus");
+    $(".sign", panel).setAttribute("aria-label", side.name + say("pm"));
   });
   for (const chip of $$("[data-choice]:not([value=''],[data-kind])", fields)) {
     const worth = chip.dataset.part ? rules.special_hands[chip.value] : rules.values["wild_canasta_" + chip.value];
@@ -92,13 +93,13 @@ export async function showLocalGame() {
   const number = editing ? editing.position + 1 : items.length + 1;
   const cut = $("[for=perfect_cut] small", form);
   if (cut) {
-    cut.textContent = "(+" + points(doc.rules.values.perfect_cut) + ", exactly 52 cards: " +
-      playerOfSeat(doc, gameOf(doc).cutter(number - 1)) + " cut)";
+    cut.textContent = say("cutAt", { points: points(doc.rules.values.perfect_cut),
+      cutter: playerOfSeat(doc, gameOf(doc).cutter(number - 1)) });
   }
   summarize(form);
   form.hidden = finished && !editing;
-  $(".offline-hand-heading", form).textContent = editing ? "Edit hand " + number + " (not sent yet)" : "Hand " + number;
-  $(".save-offline-hand", form).textContent = editing ? "Save changes" : "Save hand " + number;
+  $(".offline-hand-heading", form).textContent = say(editing ? "edit" : "hand", { number });
+  $(".save-offline-hand", form).textContent = say(editing ? "saveC" : "save", { number });
   $(".cancel-edit", form).hidden = !editing;
 }
 // The home page lists them: a game started here can be found again before it reaches the server.
@@ -109,7 +110,7 @@ export async function listLocalGames() {
   const games = kept.filter((g) => g.local && !g.local.created);
   $("ul", section).replaceChildren(...games.map((game) => el("li", {},
     el("a", { href: localShellUrl(game.id) }, sideNames(game.doc)),
-    " · " + plural(queued.filter((i) => i.gameId === game.id).length, "hand", "hands") + ", not sent yet")));
+    " · " + told("unsent", queued.filter((i) => i.gameId === game.id).length))));
   section.hidden = !games.length;
 }
 async function keepLocalHand(form) {

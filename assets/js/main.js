@@ -13,6 +13,6 @@ import "./share.js";  // Share: the scoreboard link and room code
 import { on } from "./dom.js";
 import { start } from "./sync.js";  // sending what waits on the phone
 
-// Last, once every module is ready: the first pass of the queue.
+// Last, once every module is ready: the first pass of the queue (what it shows waits for the page's words: words.js).
 if (document.readyState === "loading") on("DOMContentLoaded", start);
 else start();

@@ -3,7 +3,7 @@
 import { $, $$, byId, inside, newId, now, on } from "./dom.js";
 import { LOCAL, localShellUrl, putGame } from "./store.js";
 import { put, wholeNumber } from "./handform.js";
-import { points } from "./rules.js";
+import { say, wordsReady } from "./words.js";
 import { WAIT_MS, post, registerBackgroundSync } from "./sync.js";
 
 // New game: the first-dealer list names the players as they are typed, without a trip to the
@@ -15,8 +15,8 @@ const nameSeats = (event) => {
   const typed = (name) => (form.elements[name].value || "").trim();
   const labels = [...$$("select.seat-names option", form)].map((option) => {
     const { side, player } = option.dataset;
-    return (option.textContent = (typed(`player${side}_${player}`) || `Player ${+player + 1} of side ${+side + 1}`) +
-      " (" + (typed(`side${side}_name`) || "Side " + (+side + 1)) + ")");
+    return (option.textContent = (typed(`player${side}_${player}`) || say("seat", { player: +player + 1, side: +side + 1 })) +
+      " (" + (typed(`side${side}_name`) || say("side", { number: +side + 1 })) + ")");
   });
   const order = byId("seat-order");
   if (order) order.textContent = labels.join(", ");
@@ -29,8 +29,8 @@ on("htmx:afterSettle", nameSeats);
 on("beforeinput", (event) => {
   if (/^brought_forward\d$/.test(event.target.name || "")) event.stopImmediatePropagation();
 }, true);
-const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too
-if (newGameForm) nameSeats({ target: newGameForm });
+const newGameForm = $("form.new-game");  // names typed before this script ran (a slow phone) count too, in its words
+if (newGameForm) wordsReady.then(() => nameSeats({ target: newGameForm }));
 
 // --- Games started with no connection (docs/architecture.md, "Games started offline") --------------
 // Start on the new-game page that gets no answer (the request fails, or nothing within 4 s) keeps the
@@ -73,12 +73,10 @@ function newGameDocument(form, data) {
 function broughtForward(form, doc, problems) {
   const totals = doc.sides.map((side, s) => {
     const { value, error } = wholeNumber(form.elements.namedItem("brought_forward" + s)?.value);
-    const said = (side.name || "Side " + (s + 1)) + "'s total brought forward", off = ((value % 5) + 5) % 5;
-    if (error) problems.push(said + ": enter a whole number of points.");
-    else if (off) problems.push(`${said} is ${points(value)}: canasta scores go in 5s, like ${points(value - off)}.`);
-    else if (value >= doc.rules.target) {
-      problems.push(`${said} is ${points(value)}, at or past the target of ${points(doc.rules.target)}: that game is already over.`);
-    }
+    const name = side.name || say("side", { number: s + 1 }), off = ((value % 5) + 5) % 5;
+    if (error) problems.push(say("bfNum", { name }));
+    else if (off) problems.push(say("bf5", { name, total: value, like: value - off }));
+    else if (value >= doc.rules.target) problems.push(say("bfOver", { name, total: value, target: doc.rules.target }));
     return value || 0;
   });
   if (totals.some(Boolean)) doc.brought_forward = totals;

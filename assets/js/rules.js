@@ -2,35 +2,33 @@
 // game's own rules; held to the Python answers by tests/vectors/rules.json (scripts/rule_vectors.py).
 // An ES module of static/js/scorepad.min.js (scripts/build_js.mjs): the other modules import what the export list at
 // the end names, and window.ScorepadRules gives the figures and checks to the tests.
-// The rules as data (assets/js/catalogue.json, written by scripts/rule_docs.py from rules.phone_json in
-// scorepad/rules/catalogue.py and built into the bundle), so that nothing here restates them: each priced entry
-// [entry, value, sign, value it is charged instead of or null], scored by one step (rules.priced), and the value
-// behind each entry a game has only where that value is above 0 (rules.Rules.has); the side entries [name, kind,
-// label] in rules.SIDE_FIELDS's order (kind: i number, f number or null, b boolean, m boolean or null, s name, c
-// grid); the counting grid [kind, points, label, cards per deck]; the names of the wild-card canastas, the presets
-// and the special hands. In the bundle, not in every page: pages stay small, and the phone keeps it with the script.
-import CATALOGUE from "./catalogue.json";
-const { fields: FIELDS, cards: CARDS, wild: WILD, presets: PRESETS, special_hands: SPECIAL_HANDS } = CATALOGUE;
-const NAMES = FIELDS.map((f) => f[0]);
-const LABEL = Object.fromEntries(FIELDS.map((f) => [f[0], f[2]]));
-const KIND = Object.fromEntries(FIELDS);
-const PRICED = CATALOGUE.priced;
-const VALUE_OF = CATALOGUE.gates;
-const valueOf = (name) => VALUE_OF[name] || name;
-const PENALTIES = PRICED.filter((p) => p[2] < 0).map((p) => p[0]);
+// The rules as data (rules.phone_json in scorepad/rules/catalogue.py, sent with the page's words: words.js, k), so
+// that nothing here restates them: each priced entry [entry, value, sign, value it is charged instead of or null],
+// scored by one step (rules.priced), and the value behind each entry a game has only where that value is above 0
+// (rules.Rules.has); the side entries [name, kind] in rules.SIDE_FIELDS's order (kind: i number, f number or null,
+// b boolean, m boolean or null, s name, c grid); the counting grid [kind, points, cards per deck]; the kinds of
+// wild-card canasta and the special hands. Their words (labels, names) and every message are the page's language's:
+// a message is a key of web.PHONE_MESSAGES with its values, the same templates as the Python rules'.
+import { num, say, useWords, words } from "./words.js";
+let FIELDS, CARDS, WILD_KINDS, SPECIAL_HANDS, NAMES, KIND, PRICED, VALUE_OF;
+function readCatalogue() {  // on the way into every figure and check (gameOf), once the data is in
+  ({ fields: FIELDS, cards: CARDS, wild: WILD_KINDS, special_hands: SPECIAL_HANDS, priced: PRICED, gates: VALUE_OF } =
+    words.k);
+  NAMES = FIELDS.map((f) => f[0]);
+  KIND = Object.fromEntries(FIELDS);
+}
+const LABEL = (name) => words.f[name];
 // rules.most_of: the most of an entry one side can have in a hand (a switch: 1).
 const mostOf = (game, name, players) => ({ dirty_sevens: players, dirty_aces: players, threes_in_hand: 2 * game.threes,
   red_threes_in_hand: game.threes, failed_go_out_asks: 50, failed_pile_takes: 50 })[name] ?? 1;
 // One priced entry's points per unit: its value, less the value it is charged instead of.
 const unitOf = (v, p) => v[p[1]] - (p[3] ? v[p[3]] : 0);
-const GAME_OVER = "This game is over: no more hands can be added.";  // the API's 409
 const MOST_HANDS = 200;  // document.MOST_HANDS
 
 const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const sum = (list, f) => list.reduce((total, x, i) => total + f(x, i), 0);
-const points = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");  // Python's {:,}
-const signed = (n) => (n < 0 ? "\u2212" + points(-n) : points(n));
+const points = num, signed = num;  // figures as the page's language writes them
 const set = (v) => v !== 0 && v !== false && v !== null;  // not (0, False, None)
 // Python's repr() of a key.
 const quoted = (text) => {
@@ -38,7 +36,7 @@ const quoted = (text) => {
   return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
 };
 const specialHandName = (key) => {
-  if (own(SPECIAL_HANDS, key)) return SPECIAL_HANDS[key];
+  if (SPECIAL_HANDS.includes(key)) return words.s[key];
   const name = String(key).replace(/_/g, " ");
   return name.charAt(0).toUpperCase() + name.slice(1).toLowerCase();
 };
@@ -58,6 +56,7 @@ const canastas = (e) => e.natural_canastas + e.mixed_canastas + e.sevens_canasta
   (e.wild_canasta !== null);
 
 function gameOf(doc) {
+  readCatalogue();
   const rules = doc.rules, sides = doc.sides, decks = sides.length === 3 ? 3 : 2;
   const seats = sum(sides, (s) => s.players.length);
   const dealer = (n) => ((doc.first_dealer || 0) + n) % seats;
@@ -66,7 +65,7 @@ function gameOf(doc) {
     start: doc.brought_forward || sides.map(() => 0), // each side's total before hand 1 (brought forward from paper)
     wildCards: 6 * decks, hands: (doc.hands || []).map((hand) => hand.sides.map(entryOf)),
     cutter: (n) => (dealer(n) + seats - 1) % seats, cutterSide: (n) => ((dealer(n) + seats - 1) % seats) % sides.length,
-    limit: (kind) => decks * CARDS.find((c) => c[0] === kind)[3]
+    limit: (kind) => decks * CARDS.find((c) => c[0] === kind)[2]
   };
 }
 // rules.Rules.has
@@ -74,12 +73,12 @@ function has(game, name) {
   const values = game.rules.values;
   if (name === "black_threes") return game.modern;
   if (name === "has_melded") return !game.modern;
-  if (name === "wild_canasta") return Object.keys(WILD).some((kind) => values["wild_canasta_" + kind] > 0);
+  if (name === "wild_canasta") return WILD_KINDS.some((kind) => values["wild_canasta_" + kind] > 0);
   if (name === "perfect_cut") return game.rules.perfect_cut && values.perfect_cut > 0;
   if (name === "special_hand") return Object.keys(game.rules.special_hands).length > 0;
   return own(VALUE_OF, name) ? values[VALUE_OF[name]] > 0 : true;
 }
-const wildValue = (game, kind) => (own(WILD, kind) ? game.rules.values["wild_canasta_" + kind] : 0);
+const wildValue = (game, kind) => (WILD_KINDS.includes(kind) ? game.rules.values["wild_canasta_" + kind] : 0);
 
 const cardPoints = (counts) => sum(CARDS, (c) => counts[c[0]] * c[1]);
 function sideCount(game, e) {
@@ -167,64 +166,52 @@ function play(game, hands) {
 const scoreGame = (doc) => { const game = gameOf(doc); return play(game, game.hands)[0]; };
 
 // The checks of docs/rules.md section 5, in rules.py's order. A side check gives [path under the side,
-// message] for s = {game, i (side), e (entry), n (hand)}; a hand check [message, fields involved].
+// message] for s = {game, i (side), e (entry), n (hand)}; a hand check [message, fields involved]. A message is
+// said in the page's language (words.js) from the key of its template and its values.
 const SIDE_CHECKS = [
   (s) => entered(s.e).filter((name) => name !== "perfect_cut" && !has(s.game, name)).map((name) =>  // §5.10
-    [name, `${LABEL[name]}: not part of this game's rules (${PRESETS[s.game.rules.preset] || s.game.rules.preset}).`
-    ]),
+    [name, say("notIn", { label: LABEL(name), preset: words.r[s.game.rules.preset] || s.game.rules.preset })]),
   (s) => {  // §5.1
     const out = [], most = s.game.threes, players = s.game.sides[s.i].players.length;
-    for (const [name, kind, label] of FIELDS) {
-      const value = s.e[name];
+    for (const [name, kind] of FIELDS) {
+      const value = s.e[name], label = LABEL(name);
       if (name === "red_threes" || name === "black_threes") {
-        if (value < 0 || value > most) out.push([name, `${label}: a side can have 0 to ${most}.`]);
-      } else if (kind === "i" && value < 0) out.push([name, `${label}: can't be negative.`]);
+        if (value < 0 || value > most) out.push([name, say("range", { label, most })]);
+      } else if (kind === "i" && value < 0) out.push([name, say("neg", { label })]);
     }
     for (const name of ["dirty_sevens", "dirty_aces"]) {
-      if (s.e[name] > players) {
-        out.push([name, `${LABEL[name]}: the side has only ${players} player${players > 1 ? "s" : ""}.`]);
-      }
+      if (s.e[name] > players) out.push([name, say(players > 1 ? "players" : "player", { label: LABEL(name), players })]);
     }
     for (const name of ["failed_go_out_asks", "failed_pile_takes"]) {
-      if (s.e[name] > 50) out.push([name, `${LABEL[name]}: more than 50 in one hand? Check the number.`]);
+      if (s.e[name] > 50) out.push([name, say("fifty", { label: LABEL(name) })]);
     }
-    if (s.e.red_threes_in_hand > most) {
-      out.push(["red_threes_in_hand", `Red 3s left in hand: there are only ${most} in the pack.`]);
-    }
+    if (s.e.red_threes_in_hand > most) out.push(["red_threes_in_hand", say("redIn", { held: most })]);
     return out;
   },
   (s) => {  // §5.10
     const kind = s.e.wild_canasta;
-    if (kind !== null && !own(WILD, kind)) {
-      return [["wild_canasta", "Wild-card canasta: choose seven 2s, four jokers and three 2s, or another mix."]];
-    }
+    if (kind !== null && !WILD_KINDS.includes(kind)) return [["wild_canasta", say("wildK")]];
     return kind !== null && has(s.game, "wild_canasta") && !wildValue(s.game, kind)
-      ? [["wild_canasta", `Wild-card canasta of ${WILD[kind]}: this game doesn't play it.`]] : [];
+      ? [["wild_canasta", say("wildX", { kind: words.w[kind] })]] : [];
   },
   (s) => (s.e.special_hand !== null && s.game.modern && !own(s.game.rules.special_hands, s.e.special_hand)  // §5.10
-    ? [["special_hand", specialHandName(s.e.special_hand) + " is not a special hand allowed in this game."]] : [])
+    ? [["special_hand", say("spec", { special_hand: specialHandName(s.e.special_hand) })]] : [])
 ];
 const CONSISTENCY_CHECKS = [
   (s) => ((has(s.game, "threes_in_hand") || !has(s.game, "last_draw_three")) &&  // §5.1
-    s.e.last_draw_three && s.e.threes_in_hand < 1
-    ? [["last_draw_three", "The last card was a 3 left in hand: count it in 3s left in hand too."]] : []),
-  (s) => [["sevens", "sevens_canasta", "sevens"], ["pure aces", "aces_canasta", "aces"],  // §5.5
-    ["wild cards", "wild_canasta", "wild"]].filter((k) => s.e[k[1]] !== false && s.e[k[1]] !== null &&
-      s.e["incomplete_" + k[2]]).map((k) =>
-    ["incomplete_" + k[2], `A side with a closed ${k[0]} canasta can't also have an unfinished ${k[0]} meld.`]),
+    s.e.last_draw_three && s.e.threes_in_hand < 1 ? [["last_draw_three", say("last3")]] : []),
+  (s) => [["sevens_canasta", "sevens", "shut7"], ["aces_canasta", "aces", "shutA"],  // §5.5
+    ["wild_canasta", "wild", "shutW"]].filter((k) => s.e[k[0]] !== false && s.e[k[0]] !== null &&
+      s.e["incomplete_" + k[1]]).map((k) => ["incomplete_" + k[1], say(k[2])]),
   (s) => {  // §5.12
     const base = s.e.reported_base, out = [];
     if (base === null) return out;
     const others = entered(s.e).filter((name) => !["reported_base", "count", "cards"].includes(name));
-    if (others.length) {
-      out.push(["reported_base", "Base as reported: give the side's Base as one figure or as its entries (" +
-        others.map((name) => LABEL[name]).join(", ") + "), not both."]);
-    }
+    if (others.length) out.push(["reported_base", say("base2", { listed: others.map(LABEL).join(", ") })]);
     const [lowest, highest] = baseLimits(s.game, s.i);
-    if (base % 5) out.push(["reported_base", "Base as reported: it must be a multiple of 5."]);
+    if (base % 5) out.push(["reported_base", say("base5")]);
     else if (base < lowest || base > highest) {
-      out.push(["reported_base",
-        `Base as reported: in this game a side's Base is between ${signed(lowest)} and ${points(highest)}.`]);
+      out.push(["reported_base", say("baseR", { lowest: num(lowest), highest })]);
     }
     return out;
   }
@@ -232,38 +219,34 @@ const CONSISTENCY_CHECKS = [
 const ENTRY_CHECKS = [
   (s) => {  // §5.4
     const e = s.e, need = s.game.rules.canastas_to_go_out, out = [];
-    if (e.went_out && canastas(e) < need) {
-      out.push(["went_out", `Going out needs ${{ 1: "a closed canasta", 2: "two closed canastas" }[need] ||
-        need + " closed canastas"}.`]);
-    }
+    if (e.went_out && canastas(e) < need) out.push(["went_out", say(need < 3 ? "out" + need : "outN", { need })]);
     if (e.went_out && (e.incomplete_sevens || e.incomplete_aces || e.incomplete_wild)) {
-      out.push(["went_out", "Can't go out with an unfinished sevens, aces or wild-card meld on the table."]);
+      out.push(["went_out", say("outM")]);
     }
     return out;
   },
   (s) => (s.e.has_melded === false && (canastas(s.e) || s.e.went_out)  // §4 Red 3s
-    ? [["has_melded", "A side with a canasta, or that went out, has melded."]] : []),
-  (s) => (s.e.concealed && !s.e.went_out ? [["concealed", "Concealed is only for a side that went out."]] : []),
+    ? [["has_melded", say("melded")]] : []),
+  (s) => (s.e.concealed && !s.e.went_out ? [["concealed", say("hid")]] : []),
   (s) => {  // §5.9
     if (!s.e.perfect_cut) return [];
-    if (!s.game.rules.perfect_cut) return [["perfect_cut", "This game doesn't play the perfect-cut bonus."]];
+    if (!s.game.rules.perfect_cut) return [["perfect_cut", say("noCut")]];
     const cutter = s.game.cutterSide(s.n);
-    return cutter === s.i ? [] : [["perfect_cut",
-      `Only the cutter's side (${s.game.sides[cutter].name}) can have the perfect cut this hand.`]];
+    return cutter === s.i ? [] : [["perfect_cut", say("cutter", { cutter: s.game.sides[cutter].name })]];
   }
 ];
 const COUNT_CHECKS = [
   (s) => {  // §5.8
     const out = [];
     if (s.e.cards === null) return out;
-    if (s.e.count !== null) out.push(["count", "Give the Count as one number or as the counting grid, not both."]);
+    if (s.e.count !== null) out.push(["count", say("count2")]);
     for (const where of ["melded", "in_hand"]) {
-      for (const [kind, , label] of CARDS) {
-        const number = s.e.cards[where][kind], path = `cards.${where}.${kind}`, limit = s.game.limit(kind);
-        if (kind === "black_threes" && s.game.modern && number) {
-          out.push([path, "Black 3s are never melded or counted in modern canasta."]);
-        } else if (number < 0) out.push([path, label + ": can't be negative."]);
-        else if (number > limit) out.push([path, `${label}: the pack has only ${limit}.`]);
+      for (const [kind] of CARDS) {
+        const number = s.e.cards[where][kind], path = `cards.${where}.${kind}`, most = s.game.limit(kind);
+        const label = words.c[kind];
+        if (kind === "black_threes" && s.game.modern && number) out.push([path, say("black")]);
+        else if (number < 0) out.push([path, say("neg", { label })]);
+        else if (number > most) out.push([path, say("pack", { label, most })]);
       }
     }
     return out;
@@ -271,13 +254,10 @@ const COUNT_CHECKS = [
   (s) => {  // §5.7
     const game = s.game, count = sideCount(game, s.e);
     const pack = sum(CARDS, (c) => (c[0] === "black_threes" && game.modern ? 0 : game.limit(c[0]) * c[1]));
-    if (count % 5) return [["count", "The Count must be a multiple of 5."]];
-    if (Math.abs(count) > pack) {
-      return [["count", `The Count can't be more than the whole pack's ${points(pack)} points.`]];
-    }
+    if (count % 5) return [["count", say("count5")]];
+    if (Math.abs(count) > pack) return [["count", say("countX", { points: pack })]];
     return game.rules.count_without_canasta === "negative" && !canastas(s.e) && count > 0 &&
-      s.e.reported_base === null
-      ? [["count", "A side with no canasta counts every card against it: its Count can't be above 0."]] : [];
+      s.e.reported_base === null ? [["count", say("count0")]] : [];
   }
 ];
 
@@ -287,7 +267,7 @@ function baseLimits(game, i) {
   const threes = game.modern ? Math.max(rules.all_eight_threes || 0, 2 * Math.max(...rules.threes))
     : Math.max(...Array.from({ length: game.threes + 1 }, (_, n) => classicRedThrees(game, n)));
   const canastas = 11 * game.decks * Math.max(v.natural_canasta, v.mixed_canasta) + v.sevens_canasta +
-    v.aces_canasta + Math.max(...Object.keys(WILD).map((kind) => v["wild_canasta_" + kind]));
+    v.aces_canasta + Math.max(...WILD_KINDS.map((kind) => v["wild_canasta_" + kind]));
   return [
     -(threes + sum(PRICED, (p) => (p[2] < 0 ? Math.max(0, unitOf(v, p)) * mostOf(game, p[0], players) : 0))),
     Math.max(threes + canastas + Math.max(v.going_out, v.going_out_concealed) + v.perfect_cut,
@@ -299,56 +279,47 @@ const sidesWith = (hand, names) => hand.flatMap((e, i) => names.filter((name) =>
   .map((name) => `sides.${i}.${name}`));
 const HAND_CHECKS = [
   (game, hand) => [  // §5.2
-    ["red ", ["red_threes", "red_threes_in_hand"], game.threes], ["black ", ["black_threes"], game.threes],
-    ["", ["red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand"], 2 * game.threes]
-  ].flatMap(([colour, names, limit]) => {
+    ["red3s", ["red_threes", "red_threes_in_hand"], game.threes], ["black3s", ["black_threes"], game.threes],
+    ["all3s", ["red_threes", "black_threes", "threes_in_hand", "red_threes_in_hand"], 2 * game.threes]
+  ].flatMap(([key, names, most]) => {
     const held = sum(hand, (e) => sum(names, (name) => e[name]));
-    return held > limit ? [[`The sides account for ${held} ${colour}3s; the pack has only ${limit}.`,
-      sidesWith(hand, names)]] : [];
+    return held > most ? [[say(key, { held, most }), sidesWith(hand, names)]] : [];
   }),
   (game, hand) => {  // §5.3
     const out = [], wentOut = sidesWith(hand, ["went_out"]), specials = sidesWith(hand, ["special_hand"]);
-    if (wentOut.length > 1) out.push(["Only one side can go out.", wentOut]);
-    if (specials.length > 1) out.push(["Only one special hand can end a hand.", specials]);
-    if (specials.length && wentOut.length) {
-      out.push(["Nobody goes out in a hand that ends with a special hand.", specials.concat(wentOut)]);
-    }
+    if (wentOut.length > 1) out.push([say("oneOut"), wentOut]);
+    if (specials.length > 1) out.push([say("oneSp"), specials]);
+    if (specials.length && wentOut.length) out.push([say("nobody"), specials.concat(wentOut)]);
     return out;
   },
-  (game, hand) => [["last_draw_three", "hold the last card of the stock"], ["perfect_cut", "have the perfect cut"],
-    ["sevens_canasta", "close a sevens canasta"], ["aces_canasta", "close a pure aces canasta"],  // §5.5, §5.9
-    ["wild_canasta", "close a wild-card canasta"]]
-    .map(([name, what]) => [`Only one side can ${what}.`, sidesWith(hand, [name])])
+  (game, hand) => [["last_draw_three", "oneLast"], ["perfect_cut", "oneCut"], ["sevens_canasta", "one7"],  // §5.5, §5.9
+    ["aces_canasta", "oneA"], ["wild_canasta", "oneW"]]
+    .map(([name, key]) => [say(key), sidesWith(hand, [name])])
     .filter((finding) => finding[1].length > 1),
   (game, hand) => {  // §5.6
     const naturals = sum(hand, (e) => e.natural_canastas), mixed = sum(hand, (e) => e.mixed_canastas);
     const involved = sidesWith(hand, ["natural_canastas", "mixed_canastas"]);
     if (game.modern) {
       const limit = (10 - hand.some((e) => e.aces_canasta)) * Math.floor(game.ofRank / 5);
-      return naturals + mixed > limit
-        ? [[`${naturals + mixed} natural and mixed canastas: the pack can make at most ${limit}.`, involved]] : [];
+      return naturals + mixed > limit ? [[say("fit", { canastas: naturals + mixed, limit }), involved]] : [];
     }
     const wildLeft = game.wildCards - sum(hand, (e) => 7 * (e.wild_canasta !== null) + 3 * e.incomplete_wild);
-    return classicCanastasPossible(naturals, mixed, game.ofRank, wildLeft) ? [] : [[`${naturals} natural and ` +
-      `${mixed} mixed canastas: the pack can't make them all (a natural canasta is seven cards of a rank; a ` +
-      "mixed one at least four of a rank and a wild card).", involved]];
+    return classicCanastasPossible(naturals, mixed, game.ofRank, wildLeft) ? []
+      : [[say("classic", { naturals, mixed }), involved]];
   },
   (game, hand) => [  // §5.8
-    ["sevens", "sevens", "a sevens canasta", "7s", game.ofRank], ["aces", "aces", "a pure aces canasta", "aces",
-      game.ofRank], ["wild cards", "wild", "a wild-card canasta", "", game.wildCards]
-  ].map(([what, key, closedOne, dirty, limit]) => {
+    ["many7", "sevens", game.ofRank, 1], ["manyA", "aces", game.ofRank, 1], ["manyW", "wild", game.wildCards]
+  ].map(([message, key, most, dirty]) => {
     const names = [key === "wild" ? "wild_canasta" : key + "_canasta", "incomplete_" + key,
       dirty ? "dirty_" + key : "mixed_canastas"];
     const need = sum(hand, (e) => 7 * set(e[names[0]]) + 3 * e[names[1]] + (dirty ? 3 : 1) * e[names[2]]);
-    return need > limit && [`Too many ${what}: together the sides' entries need at least ${need} (${closedOne} is ` +
-      `7, an unfinished ${key} meld 3 or more, ${dirty ? `a player dirty with ${dirty} holds 3` :
-      "each mixed canasta 1"}), but the pack has ${limit}.`, sidesWith(hand, names)];
+    return need > most && [say(message, { need, most }), sidesWith(hand, names)];
   }).filter(Boolean),
-  (game, hand) => CARDS.map(([kind, , label]) => {  // §5.8
+  (game, hand) => CARDS.map(([kind]) => {  // §5.8
     const held = hand.map((e) => (e.cards === null ? 0 : e.cards.melded[kind] + e.cards.in_hand[kind]));
-    return sum(held, (n) => n) > game.limit(kind) && [`The counting grids hold ${sum(held, (n) => n)} ` +
-      `${label.toLowerCase()}; the pack has only ${game.limit(kind)}.`,
-    held.flatMap((n, i) => (n ? [`sides.${i}.count`] : []))];
+    return sum(held, (n) => n) > game.limit(kind) &&
+      [say("grids", { cards: words.c[kind], held: sum(held, (n) => n), most: game.limit(kind) }),
+        held.flatMap((n, i) => (n ? [`sides.${i}.count`] : []))];
   }).filter(Boolean)
 ];
 
@@ -400,50 +371,41 @@ function ruleProblems(game, hand, n) {
 
 // document.parse_hand (§5.15); JSON's 2.0 is 2 here.
 const unknown = (data, allowed, prefix) => Object.keys(data).filter((key) => !allowed.includes(key))
-  .map((key) => ({ field: prefix + key, message: `Unknown field ${quoted(key)}.` }));
-const numberProblem = (value, label) => (!Number.isInteger(value) ? label + ": enter a whole number."
-  : Math.abs(value) > 100000 ? label + ": that number is far too big for one hand." : null);
+  .map((key) => ({ field: prefix + key, message: say("unknown", { key: quoted(key) }) }));
+const numberProblem = (value, label) => (!Number.isInteger(value) ? say("whole", { label })
+  : Math.abs(value) > 100000 ? say("big", { label }) : null);
 function shapeProblems(body, sides) {
-  if (!isObject(body)) {
-    return [{ field: "sides", message: 'A hand gives one entry for each side: {"sides": [...]}.' }];
-  }
-  if (!Array.isArray(body.sides)) {
-    return [{ field: "sides", message: 'A hand gives one entry for each side: "sides" is a list.' }];
-  }
+  if (!isObject(body)) return [{ field: "sides", message: say("handS") }];
+  if (!Array.isArray(body.sides)) return [{ field: "sides", message: say("sidesL") }];
   const problems = unknown(body, ["sides", "note", "dealer"], "");
-  if (body.sides.length !== sides) {
-    return problems.concat([{ field: "sides", message: `A hand has one entry for each of the ${sides} sides.` }]);
-  }
+  if (body.sides.length !== sides) return problems.concat([{ field: "sides", message: say("sides", { sides }) }]);
   const refuse = (field, message) => message && problems.push({ field, message });
   body.sides.forEach((data, i) => {
     const path = `sides.${i}.`;
-    if (!isObject(data)) {
-      return refuse(path.slice(0, -1),
-        'A side\'s entry lists what it scored, like {"natural_canastas": 2, "count": 120}.');
-    }
+    if (!isObject(data)) return refuse(path.slice(0, -1), say("sideS"));
     problems.push(...unknown(data, NAMES.concat(["result"]), path));
-    for (const [name, kind, label] of FIELDS) {
-      const value = data[name], at = path + name;
+    for (const [name, kind] of FIELDS) {
+      const value = data[name], at = path + name, label = LABEL(name), english = words.e[name];
       if (value === undefined || value === null) continue;
       if (kind === "i" || kind === "f") refuse(at, numberProblem(value, label));
-      else if (kind === "b" || kind === "m") refuse(at, typeof value !== "boolean" && label + ": true or false.");
+      else if (kind === "b" || kind === "m") refuse(at, typeof value !== "boolean" && say("yesNo", { label: english }));
       else if (kind === "s") {
         refuse(at, typeof value !== "string" &&
-          `${label}: give its name, like "${name === "wild_canasta" ? "deuces" : "pairs"}".`);
+          say("named", { label: english, example: name === "wild_canasta" ? "deuces" : "pairs" }));
       } else if (!isObject(value)) {
-        refuse(at, 'Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").');
+        refuse(at, say("gridS"));
       } else {
         problems.push(...unknown(value, ["melded", "in_hand"], at + "."));
         for (const where of ["melded", "in_hand"]) {
           const counts = value[where];
           if (counts === undefined || counts === null) continue;
           if (!isObject(counts)) {
-            refuse(`${at}.${where}`, 'Counting grid: give the number of each kind of card, like {"jokers": 1}.');
+            refuse(`${at}.${where}`, say("gridN"));
             continue;
           }
           problems.push(...unknown(counts, CARDS.map((c) => c[0]), `${at}.${where}.`));
-          for (const [card, , cardLabel] of CARDS) {
-            if (counts[card] != null) refuse(`${at}.${where}.${card}`, numberProblem(counts[card], cardLabel));
+          for (const [card] of CARDS) {
+            if (counts[card] != null) refuse(`${at}.${where}.${card}`, numberProblem(counts[card], words.c[card]));
           }
         }
       }
@@ -456,14 +418,12 @@ function shapeProblems(body, sides) {
  *  [{field, message}], with `involves` (each side's field) on a whole-hand problem. */
 function checkHand(doc, body, position) {
   const game = gameOf(doc), stored = game.hands;
-  if (position === stored.length && play(game, stored)[0].winners.length) return [{ field: "", message: GAME_OVER }];
+  if (position === stored.length && play(game, stored)[0].winners.length) return [{ field: "", message: say("over") }];
   if (!(position >= 0 && position <= stored.length)) {
-    return [{ field: "",
-      message: `This game has ${stored.length} hand(s); there is no hand ${position} (hands count from 0).` }];
+    return [{ field: "", message: say("noHand", { hands: stored.length, n: position }) }];
   }
   if (position === stored.length && position >= MOST_HANDS) {
-    return [{ field: "sides", message: `Hand ${position + 1}: a game holds at most ${MOST_HANDS} hands, and this ` +
-      "one has them all. Start a new game to play on." }];
+    return [{ field: "sides", message: say("full", { number: position + 1, most: MOST_HANDS }) }];
   }
   let problems = shapeProblems(body, game.sides.length);
   if (problems.length) return problems;
@@ -473,9 +433,8 @@ function checkHand(doc, body, position) {
   const hands = stored.slice();
   hands[position] = hand;  // store._check_sequence: the game must not end before its last hand (§5.14)
   const ended = play(game, hands)[1];
-  return ended !== null && ended < hands.length - 1 ? [{ field: `hands.${ended + 1}`, message:
-    `With this change the game would end after hand ${ended + 1}, so the ${hands.length - 1 - ended} hand(s) ` +
-    "after it can't follow. Delete them first." }] : [];
+  return ended !== null && ended < hands.length - 1
+    ? [{ field: `hands.${ended + 1}`, message: say("ends", { after: ended + 1, later: hands.length - 1 - ended }) }] : [];
 }
 
 /** A hand body's figures as hand n, after each side's cumulative `before`. */
@@ -485,9 +444,7 @@ function scoreOneHand(doc, body, n, before) {
 }
 
 // For the tests (tests/e2e/test_rules_js.py): the figures and the checks, and the tables held to rules.py's own.
-window.ScorepadRules = {
-  scoreGame, checkHand,
-  tables: { fields: LABEL, cards: CARDS, wild: WILD, presets: PRESETS, specialHands: SPECIAL_HANDS }
-};
+// useWords: the rules' data and the words to say the messages in (web.phone_words), as a page has them (data-words).
+window.ScorepadRules = { scoreGame, checkHand, useWords };
 
-export { WILD, checkHand, gameOf, has, points, scoreGame, scoreOneHand, signed, specialHandName };
+export { checkHand, gameOf, has, points, scoreGame, scoreOneHand, signed };

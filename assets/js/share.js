@@ -2,6 +2,7 @@
 // code): the phone's share sheet where it has one; otherwise the link copied, and said so; where neither works, the
 // link shown selected, to copy by hand. Without JavaScript the button is hidden (.js-only): the link and QR code stay.
 import { el, inside, on } from "./dom.js";
+import { say } from "./words.js";
 
 async function share(button) {
   const { url, room, title } = button.dataset;
@@ -9,17 +10,17 @@ async function share(button) {
   note.replaceChildren();
   try {
     if (navigator.share) {
-      return await navigator.share({ title, text: room ? `Follow the score with room code ${room}.` : title, url });
+      return await navigator.share({ title, text: room ? say("follow", { room }) : title, url });
     }
   } catch (error) {
     if (error.name === "AbortError") return;  // the player closed the share sheet
   }
   try {
     await navigator.clipboard.writeText(url);
-    note.append("Link copied: paste it in a message.");
+    note.append(say("copied"));
   } catch (error) {
-    const link = el("input", { type: "text", readonly: "", value: url, "aria-label": "Scoreboard link" });
-    note.append("Copy this link: ", link);
+    const link = el("input", { type: "text", readonly: "", value: url, "aria-label": say("link") });
+    note.append(say("copy") + " ", link);
     link.select();
   }
 }

@@ -1,8 +1,9 @@
 // The scoresheet with hands waiting on the phone: each in its place with provisional figures from scoreGame
 // (rules.js), marked "not yet synced", to edit or delete; and the hands the server could not place, to re-apply, fix
 // or discard (docs/architecture.md, "Hands entered offline"). The markup is the server's (<template>s), filled here.
-import { $, $$, byId, copyOne, el, inside, on, plural } from "./dom.js";
+import { $, $$, byId, copyOne, el, inside, on } from "./dom.js";
 import { scoreGame, signed } from "./rules.js";
+import { say, told } from "./words.js";
 import { deleteItem, getItem, isConflict, notConflicts, pageGame, playerOfSeat, putItems, queuedFor, withHands } from "./store.js";
 import { rebase, refresh, syncNow } from "./sync.js";
 
@@ -22,11 +23,7 @@ export function showOnScoresheet(game, items) {
   $$(".provisional").forEach((node) => node.classList.remove("provisional"));
   const waiting = notConflicts(items), conflicts = items.filter(isConflict);
   if (conflicts.length) showConflicts(game, conflicts);
-  const sheet = byId("scoresheet"), doc = withHands(game.doc, waiting), score = scoreGame(doc), link = $("a.sticky-action");
-  if (link) {  // the next hand counts those waiting (the server's own words when none wait); none after a finish
-    link.hidden = score.status === "finished";
-    link.textContent = "Enter hand " + (doc.hands.length + 1);
-  }
+  const sheet = byId("scoresheet"), doc = withHands(game.doc, waiting), score = scoreGame(doc);
   // The next hand's form at the foot of the sheet (games/show.html): its number counts those waiting; none after a finish.
   $$("a.own-page").forEach((own) => { own.textContent = own.textContent.replace(/\d+/, doc.hands.length + 1); });
   const next = byId("next-hand");
@@ -84,8 +81,9 @@ function forItem(node, item) {
 
 // The standings' lines for figures with waiting hands: who deals next; who won and that they are provisional are
 // <template id="waiting-winner">, "waiting-note" and "no-hands-note" (templates/_scoresheet.html).
-const nextDeal = (doc, score) => ["Hand " + (doc.hands.length + 1) + ": ",
-  el("strong", {}, playerOfSeat(doc, score.next_dealer)), " deals \u00b7 playing to " + signed(doc.rules.target)];
+const nextDeal = (doc, score) => [say("handOf", { number: doc.hands.length + 1 }) + " ",
+  el("strong", {}, playerOfSeat(doc, score.next_dealer)), ` ${say("deals")} \u00b7 ` +
+  say("to", { target: signed(doc.rules.target) })];
 
 export function standings(sheet, doc, score, waitingCount) {
   const section = $(".standings", sheet);
@@ -111,7 +109,7 @@ export function standings(sheet, doc, score, waitingCount) {
     next.replaceChildren(...nextDeal(doc, score));
   }
   const note = copyOne(waitingCount ? "waiting-note" : "no-hands-note");
-  if (waitingCount) note.prepend("Figures with " + plural(waitingCount, "hand", "hands"));
+  if (waitingCount) note.prepend(told("withN", waitingCount));
   section.append(note);
 }
 
@@ -119,7 +117,7 @@ export function standings(sheet, doc, score, waitingCount) {
 // reason and, where this phone keeps score, Re-apply, Fix it and Discard.
 function showConflicts(game, conflicts) {
   const sheet = byId("scoresheet"), card = copyOne("not-saved"), one = $(".conflict", card);
-  $("h2", card).append(plural(conflicts.length, "hand needs", "hands need") + " you");
+  $("h2", card).append(told("needs", conflicts.length));
   one.replaceWith(...conflicts.map((item) => {
     const div = forItem(one.cloneNode(true), item);
     $("strong", div).append(item.position + 1 + ": ");
@@ -132,17 +130,17 @@ function showConflicts(game, conflicts) {
 }
 function describe(doc, hand) {
   return hand.sides.map((entry, s) => {
-    const name = doc.sides[s] ? doc.sides[s].name : "Side " + (s + 1);
-    if (entry.special_hand) return name + ": special hand";
-    const parts = [];
-    if (entry.natural_canastas) parts.push(entry.natural_canastas + " natural");
-    if (entry.mixed_canastas) parts.push(entry.mixed_canastas + " mixed");
-    if (entry.red_threes) parts.push(entry.red_threes + " red 3s");
-    if (entry.went_out) parts.push("went out");
-    if (entry.count !== undefined) parts.push("Count " + signed(entry.count));
-    else if (entry.cards) parts.push("Count by the grid");
-    if (entry.reported_base !== undefined) parts.push("Base " + signed(entry.reported_base));
-    return name + " " + (parts.join(", ") || "nothing");
+    const name = doc.sides[s] ? doc.sides[s].name : say("side", { number: s + 1 });
+    if (entry.special_hand) return say("specOf", { name });
+    const parts = ["natural", "mixed", "red"].flatMap((key, i) => {
+      const n = entry[["natural_canastas", "mixed_canastas", "red_threes"][i]];
+      return n ? [told(key, n)] : [];
+    });
+    if (entry.went_out) parts.push(say("out"));
+    if (entry.count !== undefined) parts.push(say("countOf", { count: signed(entry.count) }));
+    else if (entry.cards) parts.push(say("grid"));
+    if (entry.reported_base !== undefined) parts.push(say("baseOf", { base: signed(entry.reported_base) }));
+    return name + ": " + (parts.join(", ") || say("nothing"));
   }).join("; ");
 }
 

@@ -1,6 +1,7 @@
 // Every page: the scorekeeper's link (share, claim), printing, and the service worker that keeps the app readable
 // with bad Wi-Fi (sw.js).
 import { $, byId, inside, keep, on } from "./dom.js";
+import { say } from "./words.js";
 
 // The scorekeeper's link: the phone's share sheet where there is one, else the clipboard.
 on("click", (event) => {
@@ -13,10 +14,10 @@ on("click", (event) => {
     field.select();
     let copied = false;
     try { copied = document.execCommand("copy"); } catch (e) { /* not copied */ }
-    button.textContent = copied ? "Link copied" : "Link selected: copy it from the box above";
+    button.textContent = say(copied ? "got" : "picked");
   };
-  if (navigator.share) navigator.share({ title: "Scorepad: keep score", url: link }).catch(() => {});
-  else if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => { button.textContent = "Link copied"; }, selectIt);
+  if (navigator.share) navigator.share({ title: say("title"), url: link }).catch(() => {});
+  else if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => { button.textContent = say("got"); }, selectIt);
   else selectIt();
 });
 

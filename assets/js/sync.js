@@ -5,6 +5,7 @@
 // A request that gets no answer is what says the connection is gone, never navigator.onLine.
 import { $, byId, on, keep, servedCopy } from "./dom.js";
 import { heard, net, say } from "./status.js";
+import { say as words, wordsReady } from "./words.js";
 import {
   allKeptGames, allQueued, deleteItem, isConflict, isLocal, keepGame, notConflicts, pageGame, putGame, putItem,
   putItems, queuedFor,
@@ -99,7 +100,7 @@ async function syncGame(items) {
     }
     if (body.outcome === "conflict" || body.outcome === "refused" || [400, 403, 404].includes(status)) {
       item.state = "conflict";
-      item.reason = body.reason || "The server could not take this hand (error " + status + ").";
+      item.reason = body.reason || words("noTake", { code: status });
       item.errors = body.errors || [];
       if (typeof version === "number") {
         item.currentVersion = version;
@@ -154,7 +155,7 @@ async function createLocalGame(kept) {
     await keepGame(body.game, body.version);
     await followTheGame(kept);
   } else if (status >= 400 && status < 500) {  // refused: shown on its sheet, kept
-    kept.local.reason = body.reason || "The server could not start this game (error " + status + ").";
+    kept.local.reason = body.reason || words("noStart", { code: status });
     await putGame(kept);
   }  // else a server error: tried again later
 }
@@ -162,6 +163,7 @@ async function createLocalGame(kept) {
 // What the page shows of what waits: the scoresheet's waiting hands, the hand form's place, a game started here.
 export async function refresh() {
   try {
+    await wordsReady;  // what it shows says words: the page's (words.js)
     const items = await allQueued();
     countQueue(items);
     say();

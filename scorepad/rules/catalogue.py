@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .entries import CARD_LABELS, CARD_POINTS, FIELD_LABELS, Pack, SideEntry
+from .entries import CARD_POINTS, Pack, SideEntry
 from .errors import Message
 
 PRESET_KEYS = ("modern", "cla", "wca", "classic")
@@ -321,19 +321,17 @@ _PHONE_KINDS = {"int": "i", "int | None": "f", "bool": "b", "bool | None": "m", 
 def phone_json() -> dict[str, Any]:
     """What the phone's rules (assets/js/rules.js) need of the rules, as data, so that it restates none of them:
     each priced entry [entry, value, sign, value it is instead of or null], the value each gated entry needs above
-    0, each side entry [name, kind, label] in SideEntry's order, each row of the counting grid [kind, points, label,
-    cards in one deck], and the names of the wild-card canastas, the presets and the special hands."""
-    from .presets import PRESETS  # presets is built from this module: imported when called, not at the top
-
+    0, each side entry [name, kind] in SideEntry's order, each row of the counting grid [kind, points, cards in one
+    deck], the kinds of wild-card canasta and the special hands. No words: the labels and names come to the phone in
+    its language, with the messages (web.phone_words)."""
     one_deck = Pack(decks=1)
     return {
         "priced": [[v.entry, v.key, v.sign, v.instead_of] for v in PRICED],
         "gates": dict(GATED_BY),
-        "fields": [[f.name, _PHONE_KINDS[str(f.type)], FIELD_LABELS[f.name]] for f in fields(SideEntry)],
-        "cards": [[kind, points, CARD_LABELS[kind], one_deck.grid_limit(kind)] for kind, points in CARD_POINTS.items()],
-        "wild": WILD_CANASTA_NAMES,
-        "presets": {key: preset.name for key, preset in PRESETS.items()},
-        "special_hands": SPECIAL_HAND_NAMES,
+        "fields": [[f.name, _PHONE_KINDS[str(f.type)]] for f in fields(SideEntry)],
+        "cards": [[kind, points, one_deck.grid_limit(kind)] for kind, points in CARD_POINTS.items()],
+        "wild": list(WILD_CANASTA_KINDS),
+        "special_hands": list(SPECIAL_HAND_NAMES),
     }
 
 

@@ -373,7 +373,10 @@ def _reported_base_alone(s: _Side) -> Iterator[SideFinding]:
         return
     others = [name for name in s.entry.entered_fields() if name not in WITH_REPORTED_BASE]
     if others:
-        listed = ", ".join(FIELD_LABELS[name] for name in others)
+        # The labels listed as one value that a page translates label by label (each a Message): "Red 3s, Went out".
+        labels = {f"label{i}": _label(name) for i, name in enumerate(others)}
+        listing = ", ".join("{" + key + "}" for key in labels)
+        listed = Message(listing, **labels)
         yield (
             "reported_base",
             Message(
@@ -605,9 +608,9 @@ def _grids_fit_the_pack(rules: Rules, table: Table, hand: Hand, hand_index: int)
             sides = tuple((i, "count") for i, g in grids if getattr(g.melded, kind) + getattr(g.in_hand, kind))
             yield (
                 Message(
-                    "The counting grids hold {held} {cards}; the pack has only {most}.",
+                    "{cards}: the counting grids hold {held}; the pack has only {most}.",
                     held=held,
-                    cards=CARD_LABELS[kind].lower(),
+                    cards=Message(CARD_LABELS[kind]),
                     most=table.pack.grid_limit(kind),
                 ),
                 sides,

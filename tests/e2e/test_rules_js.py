@@ -1,8 +1,9 @@
 """The browser's copy of the rules (assets/js/rules.js) gives the Python rules' figures and problems.
 
 Every vector of tests/vectors/rules.json (scripts/rule_vectors.py, from the Python side) is run in Chromium, on the
-script the app serves (static/js/scorepad.min.js, built from assets/js/ with the rules in it);
-a mismatch is reported by the vector's name. A game made through the live API is scored in the page too.
+script the app serves (static/js/scorepad.min.js, built from assets/js/ with the rules in it), with the rules' data
+and words the app sends a phone (web.phone_words): every message as the server says it, in English and in Spanish.
+A mismatch is reported by the vector's name. A game made through the live API is scored in the page too.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
-from scorepad import rules
+from scorepad import create_app, web
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULES_JS = ROOT / "static" / "js" / "scorepad.min.js"  # what is shipped: the rules as built, with the rest
@@ -28,10 +30,19 @@ RUN_EVERY_VECTOR = """(vectors) => {
 }"""
 
 
-def with_rules_js(page: Page) -> Page:
-    """A blank page with the built script (the rules and their catalogue in it) loaded, as a plain script."""
+@pytest.fixture(scope="module")
+def phone_words() -> dict[str, dict]:
+    """The rules' data and words a phone gets (/messages.<lang>.json), in English and Spanish."""
+    app = create_app({"SECRET_KEY": "words", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    with app.app_context():
+        return {language: json.loads(web.phone_words_json(language)[0]) for language in ("en", "es")}
+
+
+def with_rules_js(page: Page, words: dict) -> Page:
+    """A blank page with the built script loaded, as a plain script, and the rules' data and words given to it."""
     page.set_content("<!doctype html><title>rules.js</title>")
     page.add_script_tag(path=str(RULES_JS))
+    page.evaluate("(words) => ScorepadRules.useWords(words)", words)
     return page
 
 
@@ -46,25 +57,26 @@ def mismatches(kind: str, got: list, vectors: list) -> list[str]:
     return found[:5] + ([f"... and {len(found) - 5} more"] if len(found) > 5 else [])
 
 
-def test_every_vector_gets_the_python_figures_and_problems(page: Page):
-    answers = with_rules_js(page).evaluate(RUN_EVERY_VECTOR, VECTORS)
+def test_every_vector_gets_the_python_figures_and_problems(page: Page, phone_words):
+    answers = with_rules_js(page, phone_words["en"]).evaluate(RUN_EVERY_VECTOR, VECTORS)
     wrong = mismatches("game", answers["games"], VECTORS["games"])
     wrong += mismatches("hand", answers["checks"], VECTORS["checks"])
     assert not wrong, "rules.js differs from the Python rules:\n" + "\n".join(wrong)
 
 
-def test_the_labels_and_cards_of_rules_js_are_the_python_rules_own(page: Page):
-    tables = with_rules_js(page).evaluate("ScorepadRules.tables")
-    assert list(tables["fields"]) == list(rules.SIDE_FIELDS)  # the order problems come in
-    assert tables["fields"] == rules.FIELD_LABELS
-    two_decks = rules.Pack(decks=2)
-    assert {kind: (points, label, 2 * per_deck) for kind, points, label, per_deck in tables["cards"]} == {
-        kind: (rules.CARD_POINTS[kind], rules.CARD_LABELS[kind], two_decks.grid_limit(kind))
-        for kind in rules.CARD_KINDS
-    }
-    assert tables["wild"] == rules.WILD_CANASTA_NAMES
-    assert tables["presets"] == {key: preset.name for key, preset in rules.PRESETS.items()}
-    assert tables["specialHands"] == rules.SPECIAL_HAND_NAMES
+def test_every_refusal_is_the_server_s_in_spanish_too(page: Page, phone_words):
+    # The same checks with the Spanish words: each message as the API says it to a Spanish phone, its numbers written
+    # as Spanish writes them (1.234) and its labels Spanish; the server's words still in English stay English.
+    answers = with_rules_js(page, phone_words["es"]).evaluate(RUN_EVERY_VECTOR, VECTORS)
+    said = [[problem["message"] for problem in answer] for answer in answers["checks"]]
+    wrong = [
+        f"{vector['name']!r}:\n  rules.js: {json.dumps(got, ensure_ascii=False)}\n"
+        f"  Python:   {json.dumps(vector['expected_es'], ensure_ascii=False)}"
+        for got, vector in zip(said, VECTORS["checks"], strict=True)
+        if got != vector["expected_es"]
+    ]
+    assert not wrong, "rules.js says it differently in Spanish:\n" + "\n".join(wrong[:5])
+    assert sum(vector["expected"] != [] for vector in VECTORS["checks"]) > 40  # a real comparison: many refusals
 
 
 def test_a_game_read_from_the_live_api_scores_and_refuses_as_the_server_does(page: Page, live_server: str):
@@ -89,6 +101,7 @@ def test_a_game_read_from_the_live_api_scores_and_refuses_as_the_server_does(pag
     assert refused.status == 422
 
     page.goto(live_server + "/")  # the page loads the rules as the app serves them (static/js/scorepad.min.js)
+    page.wait_for_load_state("networkidle")  # and their data and words (/messages.en.json)
     score, problems = page.evaluate(
         "([doc, hand]) => [ScorepadRules.scoreGame(doc), ScorepadRules.checkHand(doc, hand, doc.hands.length)]",
         [document, refused_hand],
