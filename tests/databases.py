@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,11 +60,15 @@ def describe() -> str:
 
 
 @contextmanager
-def fresh_database(tmp_path: Path) -> Iterator[str]:
-    """The SQLAlchemy URI of a new, empty database for one test; on PostgreSQL it is dropped afterwards."""
+def fresh_database(tmp_path: Path, template: Path | None = None) -> Iterator[str]:
+    """The SQLAlchemy URI of a new database for one test: on SQLite a copy of `template` (a file the migrations
+    made, migrated_sqlite) or else an empty file; on PostgreSQL an empty schema, dropped afterwards."""
     url = server_url()
     if url is None:
-        yield f"sqlite:///{tmp_path / 'scorepad.sqlite'}"
+        path = tmp_path / "scorepad.sqlite"
+        if template is not None:
+            shutil.copyfile(template, path)
+        yield f"sqlite:///{path}"
         return
     schema = f"scorepad_test_{secrets.token_hex(8)}"
     admin = create_engine(url, poolclass=NullPool)
