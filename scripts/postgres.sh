@@ -38,6 +38,6 @@ start_throwaway_postgres() {
     return 1
   fi
   PGPASSWORD="$password" "$pg_bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
-    -c "CREATE ROLE scorepad LOGIN PASSWORD '$password'" -c "CREATE DATABASE scorepad OWNER scorepad"
+    -c "CREATE ROLE scorepad LOGIN CREATEDB PASSWORD '$password'" -c "CREATE DATABASE scorepad OWNER scorepad"
   pg_url="postgresql://scorepad:$password@127.0.0.1:$port/scorepad"
 }
