@@ -346,15 +346,11 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
-def name_the_players(page) -> None:
-    """On the new-game page: Ann & Cleo (side 1), Bea & Dot (side 2)."""
-    for label, name in (
-        ("Player 1 of side 1", "Ann"),
-        ("Player 2 of side 1", "Cleo"),
-        ("Player 1 of side 2", "Bea"),
-        ("Player 2 of side 2", "Dot"),
-    ):
-        page.get_by_label(label, exact=True).fill(name)
+def name_the_players(page, label: str = "Player {player} of side {side}") -> None:
+    """On the new-game page: Ann & Cleo (side 1), Bea & Dot (side 2); `label` is each box's label in the page's
+    language ("Jugador {player} del equipo {side}" in Spanish)."""
+    for player, side, name in ((1, 1, "Ann"), (2, 1, "Cleo"), (1, 2, "Bea"), (2, 2, "Dot")):
+        page.get_by_label(label.format(player=player, side=side), exact=True).fill(name)
 
 
 def start_game(page, live_server) -> None:

@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_offline_queue import keep_on_the_phone
 
+from conftest import name_the_players
+
 WAIT = 20_000  # ms: the machine running the tests may be slow
 
 
@@ -30,13 +32,7 @@ def start_in_spanish(page: Page, url: str) -> None:
     host = re.match(r"https?://([^/:]+)", url).group(1)
     page.context.add_cookies([{"name": "lang", "value": "es", "domain": host, "path": "/"}])
     page.goto(url + "/games/new")
-    for label, name in (
-        ("Jugador 1 del equipo 1", "Ann"),
-        ("Jugador 2 del equipo 1", "Cleo"),
-        ("Jugador 1 del equipo 2", "Bea"),
-        ("Jugador 2 del equipo 2", "Dot"),
-    ):
-        page.get_by_label(label, exact=True).fill(name)
+    name_the_players(page, "Jugador {player} del equipo {side}")
     page.get_by_role("button", name="Empezar la partida").click()
     expect(page.locator("h1")).to_have_text("Us v Them")
     expect(page.locator("html")).to_have_attribute("lang", "es")
