@@ -53,8 +53,8 @@ def rule_error(error: RuleError) -> ResponseReturnValue:
 
 @bp.errorhandler(document.FormatError)
 def format_error(error: document.FormatError) -> ResponseReturnValue:
-    """Not a game document this version reads: 400."""
-    return error_json(400, str(error))
+    """Not a game document this version reads: 400, said in the language of Accept-Language (web.translated)."""
+    return error_json(400, str(web.translated(error.args[0])) if error.args else str(error))
 
 
 @bp.errorhandler(store.GameNotFound)

@@ -37,6 +37,7 @@ from .models import (
     db,
 )
 from .rules import Problem, RuleError
+from .rules.errors import Message
 
 
 class GameNotFound(Exception):
@@ -657,8 +658,12 @@ def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
             [
                 Problem(
                     ("sides",),
-                    f"Hand {stored.hand_count + 1}: a game holds at most {document.MOST_HANDS} hands, and this "
-                    "one has them all. Start a new game to play on.",
+                    Message(
+                        "Hand {number}: a game holds at most {most} hands, and this one has them all. Start a new "
+                        "game to play on.",
+                        number=stored.hand_count + 1,
+                        most=document.MOST_HANDS,
+                    ),
                 )
             ]
         )
@@ -734,7 +739,10 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
         try:
             rules.check_hand(game_rules, table, hands[n], n)
         except RuleError as error:
-            problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
+            problems += [
+                Problem(("hands", n) + p.path, Message("Hand {number}: {message}", number=n + 1, message=p.message))
+                for p in error.problems
+            ]
     score = rules.score_game(stored.scoring_rules, table, hands, check=False)
     problems += rules.hands_after_the_end(score, len(hands))  # §5.14
     if problems:
