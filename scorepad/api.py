@@ -187,7 +187,7 @@ def add_hand(game_id: str) -> ResponseReturnValue:
     held = store.read_for_change(game_id, key=None if problem else key)
     _require_token(held.stored)
     if problem:
-        abort(400, problem)
+        abort(400, str(web.translated(problem)))
     appended = service.add_hand(held, _json_body(), key)
     response = jsonify(appended.body)
     response.set_etag(str(appended.body["revision"]))

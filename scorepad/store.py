@@ -832,7 +832,7 @@ def request_hash(data: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-KEY_USED_FOR_ANOTHER_HAND = (
+KEY_USED_FOR_ANOTHER_HAND = Message(
     "This Idempotency-Key was already used for another hand of this game: nothing was stored. "
     "Send each new hand with a key of its own."
 )
@@ -971,9 +971,9 @@ IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 def idempotency_key_problem(key: str) -> str | None:
     """Why an Idempotency-Key can't be kept, or None (the API, the phone's queue and the new-game page ask)."""
     if len(key) > IDEMPOTENCY_KEY_LENGTH:
-        return f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
+        return Message("An Idempotency-Key has at most {most} characters.", most=IDEMPOTENCY_KEY_LENGTH)
     if not key.isprintable():
-        return "An Idempotency-Key is printable text: letters, digits and punctuation."
+        return Message("An Idempotency-Key is printable text: letters, digits and punctuation.")
     return None
 
 

@@ -167,6 +167,20 @@ def test_a_hand_named_by_its_number_is_said_in_spanish_with_its_problem(client, 
     assert said.startswith("Mano 1: En esta mano solo el equipo que corta (Them)"), said
 
 
+def test_an_idempotency_key_refused_is_said_in_spanish(client, api_game):
+    game_id, _, auth = api_game
+    long_key = {**auth, **SPANISH, "Idempotency-Key": "k" * 201}
+    answer = client.post(f"/api/games/{game_id}/hands", json=EMPTY, headers=long_key)
+    assert answer.status_code == 400
+    assert errors(answer) == {"": "Una Idempotency-Key tiene como mucho 200 caracteres."}
+    keyed = {**auth, **SPANISH, "Idempotency-Key": "hand-1"}
+    assert client.post(f"/api/games/{game_id}/hands", json=EMPTY, headers=keyed).status_code == 201
+    answer = client.post(f"/api/games/{game_id}/hands", json=HAND, headers=keyed)
+    assert answer.status_code == 422
+    [said] = errors(answer).values()
+    assert said.startswith("Esta Idempotency-Key ya se usó para otra mano de esta partida: no se guardó nada."), said
+
+
 # --- The pages and the offline queue --------------------------------------------------------------------------
 
 
