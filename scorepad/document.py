@@ -418,8 +418,8 @@ def _brought_forward(data: Any, problems: list[Problem]) -> tuple[int, ...]:
     return tuple(data)
 
 
-def parse_document(data: Any) -> Game:
-    """A whole game from a document; FormatError (400) for a foreign body, RuleError (422) for broken rules."""
+def _check_format(data: Any) -> None:
+    """FormatError (400) unless `data` says it is a game document of the version this reader knows."""
     if not isinstance(data, Mapping):
         raise FormatError(Message("Expected a Scorepad game document (a JSON object)."))
     if data.get("format", FORMAT) != FORMAT:
@@ -444,6 +444,11 @@ def parse_document(data: Any) -> Game:
                 )
             )
         raise FormatError(Message("Unknown document version: this Scorepad reads version {version}.", version=VERSION))
+
+
+def parse_document(data: Any) -> Game:
+    """A whole game from a document; FormatError (400) for a foreign body, RuleError (422) for broken rules."""
+    _check_format(data)
     problems = _unknown(
         data,
         ("format", "version", "rules", "sides", "first_dealer", "brought_forward", "note", "hands") + GAME_OUTPUTS,
