@@ -215,7 +215,7 @@ def test_restoring_a_file_of_games_names_each_bad_one_in_spanish(client):
     page = text(response)
     assert "No se pudieron restaurar 3 de las 3 partidas del archivo:" in page
     assert 'partida 1 (Eve v Bea): sides.1.players.0: El nombre de un jugador es un texto, como "Ana".' in page
-    assert "partida 2: Versión de documento desconocida 2: este Scorepad lee la versión 1." in page
+    assert "partida 2 (Us v Them): Versión de documento desconocida 2: este Scorepad lee la versión 1." in page
     assert "partida 3: Se esperaba un documento de partida de Scorepad (un objeto JSON)." in page
     too_new = restore(client, json.dumps({**body, "version": 2}).encode(), **SPANISH)
     assert "Este archivo de partidas es de una versión que este Scorepad no puede leer (lee la 1)." in text(too_new)
