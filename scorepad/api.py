@@ -53,8 +53,8 @@ def rule_error(error: RuleError) -> ResponseReturnValue:
 
 @bp.errorhandler(document.FormatError)
 def format_error(error: document.FormatError) -> ResponseReturnValue:
-    """Not a game document this version reads: 400."""
-    return error_json(400, str(error))
+    """Not a game document this version reads: 400, said in the language of Accept-Language (web.translated)."""
+    return error_json(400, str(web.translated(error.args[0])) if error.args else str(error))
 
 
 @bp.errorhandler(store.GameNotFound)
@@ -187,7 +187,7 @@ def add_hand(game_id: str) -> ResponseReturnValue:
     held = store.read_for_change(game_id, key=None if problem else key)
     _require_token(held.stored)
     if problem:
-        abort(400, problem)
+        abort(400, str(web.translated(problem)))
     appended = service.add_hand(held, _json_body(), key)
     response = jsonify(appended.body)
     response.set_etag(str(appended.body["revision"]))

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import rules
 from .rules import CardCounts, Cards, Hand, Problem, RuleError, Rules, Side, SideEntry, Table
+from .rules.errors import Message
 
 FORMAT = "scorepad-game"
 VERSION = 1
@@ -87,7 +88,17 @@ def clean_name(text: str, path: tuple, label: str, problems: list[Problem]) -> s
     if not any(_shows(char) for char in name):
         return ""  # no character anyone could read: no name (the rules ask for one)
     if len(name) > LONGEST_NAME:
-        problems.append(Problem(path, f"{label} is {len(name):,} characters long: a name has at most {LONGEST_NAME}."))
+        problems.append(
+            Problem(
+                path,
+                Message(
+                    "{label} is {length:,} characters long: a name has at most {most}.",
+                    label=label,
+                    length=len(name),
+                    most=LONGEST_NAME,
+                ),
+            )
+        )
     return name
 
 
@@ -101,7 +112,7 @@ def clean_note(text: Any, path: tuple, label: str, problems: list[Problem]) -> s
     if text is None:
         return ""
     if not isinstance(text, str):
-        problems.append(Problem(path, f'{label} is text, like "at Ann\'s".'))
+        problems.append(Problem(path, Message('{label} is text, like "at Ann\'s".', label=label)))
         return ""
     kept = []
     for char in text.replace("\r\n", "\n"):
@@ -115,7 +126,15 @@ def clean_note(text: Any, path: tuple, label: str, problems: list[Problem]) -> s
         return ""
     if len(note) > LONGEST_NOTE:
         problems.append(
-            Problem(path, f"{label} is {len(note):,} characters long: a note has at most {LONGEST_NOTE}. Shorten it.")
+            Problem(
+                path,
+                Message(
+                    "{label} is {length:,} characters long: a note has at most {most}. Shorten it.",
+                    label=label,
+                    length=len(note),
+                    most=LONGEST_NOTE,
+                ),
+            )
         )
     return note
 
@@ -132,9 +151,10 @@ def _not_json_constant(name: str) -> Any:
 # game, its hands, a hand, its sides, a side, its counting grid, the cards melded). Deeper JSON is refused before
 # any of it is read: code that walks it could run out of stack.
 MOST_DEPTH = 20
-TOO_DEEP = (
-    "This isn't a Scorepad game, hand or rules file: it is nested too deep "
-    f"(lists or objects inside each other more than {MOST_DEPTH} times)."
+TOO_DEEP = Message(
+    "This isn't a Scorepad game, hand or rules file: it is nested too deep (lists or objects inside each other more "
+    "than {most} times).",
+    most=MOST_DEPTH,
 )
 
 
@@ -161,7 +181,7 @@ def _text_problem(data: Any) -> str | None:
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError:
-                return "This isn't a Scorepad game or hand: some of its text is garbled (half a character)."
+                return Message("This isn't a Scorepad game or hand: some of its text is garbled (half a character).")
     return None
 
 
@@ -173,7 +193,7 @@ def load_json(text: str | bytes) -> Any:
     except RecursionError:  # far deeper than MOST_DEPTH
         raise FormatError(TOO_DEEP) from None
     except ValueError:  # bad JSON, bad UTF-8 and numbers of 4,300+ digits
-        raise FormatError("This isn't a Scorepad game or hand: it is not a JSON document.") from None
+        raise FormatError(Message("This isn't a Scorepad game or hand: it is not a JSON document.")) from None
     problem = _text_problem(data)
     if problem:
         raise FormatError(problem)
@@ -196,14 +216,24 @@ class Game:
 
 
 def _unknown(data: Mapping, allowed: Sequence[str], path: tuple) -> list[Problem]:
-    return [Problem(path + (key,), f"Unknown field {key!r}.") for key in data if key not in allowed]
+    return [
+        Problem(path + (key,), Message("Unknown field {key}.", key=repr(key))) for key in data if key not in allowed
+    ]
+
+
+# A JSON example in a message is one of its values, not its text: a translated text is filled in with str.format.
+GRID_NUMBERS = Message("Counting grid: give the number of each kind of card, like {example}.", example='{"jokers": 1}')
+GRID_SHAPE = Message('Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").')
+SIDE_SHAPE = Message(
+    "A side's entry lists what it scored, like {example}.", example='{"natural_canastas": 2, "count": 120}'
+)
 
 
 def _card_counts(data: Any, path: tuple, problems: list[Problem]) -> CardCounts:
     if data is None:
         return CardCounts()
     if not isinstance(data, Mapping):
-        problems.append(Problem(path, 'Counting grid: give the number of each kind of card, like {"jokers": 1}.'))
+        problems.append(Problem(path, GRID_NUMBERS))
         return CardCounts()
     problems += _unknown(data, rules.CARD_KINDS, path)
     values = {}
@@ -223,9 +253,7 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
     """One side's entry from JSON, with the problems of its shape (types, unknown fields)."""
     problems: list[Problem] = []
     if not isinstance(data, Mapping):
-        return SideEntry(), [
-            Problem(path, 'A side\'s entry lists what it scored, like {"natural_canastas": 2, "count": 120}.')
-        ]
+        return SideEntry(), [Problem(path, SIDE_SHAPE)]
     problems += _unknown(data, rules.SIDE_FIELDS + SIDE_OUTPUTS, path)
     values: dict[str, Any] = {}
     for name in rules.SIDE_FIELDS:
@@ -237,14 +265,14 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
             ok, message = problem is None, problem or ""
         elif name in rules.BOOL_FIELDS or name == "has_melded":
             ok = isinstance(value, bool)
-            message = f"{label}: true or false."
+            message = Message("{label}: true or false.", label=label)
         elif name in ("wild_canasta", "special_hand"):
             ok = isinstance(value, str)
             example = "deuces" if name == "wild_canasta" else "pairs"
-            message = f'{label}: give its name, like "{example}".'
+            message = Message('{label}: give its name, like "{example}".', label=label, example=example)
         else:  # cards: the counting grid
             ok = isinstance(value, Mapping)
-            message = 'Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").'
+            message = GRID_SHAPE
             if ok:
                 problems += _unknown(value, ("melded", "in_hand"), path + (name,))
                 value = Cards(
@@ -258,16 +286,22 @@ def parse_side_entry(data: Any, path: tuple = ()) -> tuple[SideEntry, list[Probl
     return SideEntry(**values), problems
 
 
+HAND_SHAPE = Message("A hand gives one entry for each side: {example}.", example='{"sides": [...]}')
+SIDES_LISTED = Message('A hand gives one entry for each side: "sides" is a list.')
+
+
 def parse_hand(data: Any, sides: int, path: tuple = ()) -> tuple[Hand, list[Problem]]:
     """A hand from JSON ({"sides": [...]}), with the problems of its shape."""
     if not isinstance(data, Mapping):
         # The hand itself is named; a hand body (path ()) names its "sides", as a whole-hand check does.
-        return Hand(()), [Problem(path or ("sides",), 'A hand gives one entry for each side: {"sides": [...]}.')]
+        return Hand(()), [Problem(path or ("sides",), HAND_SHAPE)]
     if not isinstance(data.get("sides"), list):
-        return Hand(()), [Problem(path + ("sides",), 'A hand gives one entry for each side: "sides" is a list.')]
+        return Hand(()), [Problem(path + ("sides",), SIDES_LISTED)]
     problems = _unknown(data, HAND_KEYS + HAND_OUTPUTS, path)
     if len(data["sides"]) != sides:
-        problems.append(Problem(path + ("sides",), f"A hand has one entry for each of the {sides} sides."))
+        problems.append(
+            Problem(path + ("sides",), Message("A hand has one entry for each of the {sides} sides.", sides=sides))
+        )
         return Hand(()), problems
     entries = []
     for i, side in enumerate(data["sides"]):
@@ -294,16 +328,26 @@ def check_hand(game_rules: Rules, table: Table, data: Any, hand_index: int) -> H
 def parse_rules(data: Any) -> Rules:
     """The game's rules from the document's "rules" object."""
     if not isinstance(data, Mapping):
-        raise RuleError([Problem(("rules",), 'The rules name at least a preset, like {"preset": "modern"}.')])
+        raise RuleError(
+            [
+                Problem(
+                    ("rules",),
+                    Message("The rules name at least a preset, like {example}.", example='{"preset": "modern"}'),
+                )
+            ]
+        )
     problems = _unknown(data, RULE_KEYS, ("rules",))
     if "preset" not in data:
-        problems.append(Problem(("rules", "preset"), "Choose a preset: modern, cla, wca or classic."))
+        problems.append(Problem(("rules", "preset"), Message("Choose a preset: modern, cla, wca or classic.")))
     elif not isinstance(data["preset"], str):
-        problems.append(Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic."))
+        problems.append(Problem(("rules", "preset"), Message("The preset is a name: modern, cla, wca or classic.")))
     if problems:
         raise RuleError(problems)
     # make_rules judges every other key: its kind of value, and whether the value makes sense.
     return rules.make_rules(data["preset"], **{key: value for key, value in data.items() if key != "preset"})
+
+
+A_SIDE = Message("A side has a name and players, like {example}.", example='{"name": "Us", "players": ["Ann", "Cleo"]}')
 
 
 def parse_table(data: Mapping, game_rules: Rules) -> Table:
@@ -311,35 +355,38 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
     problems: list[Problem] = []
     sides_data = data.get("sides")
     if not isinstance(sides_data, list) or not sides_data:
-        raise RuleError([Problem(("sides",), "List the sides at the table, each with its name and players.")])
+        raise RuleError([Problem(("sides",), Message("List the sides at the table, each with its name and players."))])
     sides = []
     for i, side in enumerate(sides_data):
         path = ("sides", i)
         if not isinstance(side, Mapping):
-            problems.append(
-                Problem(path, 'A side has a name and players, like {"name": "Us", "players": ["Ann", "Cleo"]}.')
-            )
+            problems.append(Problem(path, A_SIDE))
             continue
         problems += _unknown(side, ("name", "players"), path)
         name, players = side.get("name"), side.get("players")
         if name is None:
             name = ""  # check_table asks for a name
         elif not isinstance(name, str):
-            problems.append(Problem(path + ("name",), 'A side\'s name is text, like "Us".'))
+            problems.append(Problem(path + ("name",), Message('A side\'s name is text, like "Us".')))
             name = ""
         if not isinstance(players, list) or not players:
-            problems.append(Problem(path + ("players",), "List the side's players by name, in seat order."))
+            problems.append(Problem(path + ("players",), Message("List the side's players by name, in seat order.")))
             players = []
         elif not all(isinstance(p, str) for p in players):
             problems += [
-                Problem(path + ("players", j), 'A player\'s name is text, like "Ann".')
+                Problem(path + ("players", j), Message('A player\'s name is text, like "Ann".'))
                 for j, p in enumerate(players)
                 if not isinstance(p, str)
             ]
             players = []
-        name = clean_name(name, path + ("name",), f"Side {i + 1}'s name", problems)
+        name = clean_name(name, path + ("name",), Message("Side {number}'s name", number=i + 1), problems)
         players = [
-            clean_name(p, path + ("players", j), f"The name of player {j + 1} of side {i + 1}", problems)
+            clean_name(
+                p,
+                path + ("players", j),
+                Message("The name of player {player} of side {side}", player=j + 1, side=i + 1),
+                problems,
+            )
             for j, p in enumerate(players)
         ]
         sides.append(Side(name=name, players=tuple(players)))
@@ -347,7 +394,7 @@ def parse_table(data: Mapping, game_rules: Rules) -> Table:
     if first_dealer is None:
         first_dealer = 0
     if not rules.is_whole_number(first_dealer):
-        problems.append(Problem(("first_dealer",), "The first dealer is a seat number, counting from 0."))
+        problems.append(Problem(("first_dealer",), Message("The first dealer is a seat number, counting from 0.")))
     brought_forward = _brought_forward(data.get("brought_forward"), problems)
     if problems:
         raise RuleError(problems)
@@ -362,29 +409,46 @@ def _brought_forward(data: Any, problems: list[Problem]) -> tuple[int, ...]:
         return ()
     if not isinstance(data, list) or not all(rules.is_whole_number(total) for total in data):
         problems.append(
-            Problem(("brought_forward",), "Totals brought forward: one whole number of points for each side, in order.")
+            Problem(
+                ("brought_forward",),
+                Message("Totals brought forward: one whole number of points for each side, in order."),
+            )
         )
         return ()
     return tuple(data)
 
 
-def parse_document(data: Any) -> Game:
-    """A whole game from a document; FormatError (400) for a foreign body, RuleError (422) for broken rules."""
+def _check_format(data: Any) -> None:
+    """FormatError (400) unless `data` says it is a game document of the version this reader knows."""
     if not isinstance(data, Mapping):
-        raise FormatError("Expected a Scorepad game document (a JSON object).")
+        raise FormatError(Message("Expected a Scorepad game document (a JSON object)."))
     if data.get("format", FORMAT) != FORMAT:
-        raise FormatError(f'This is not a Scorepad game: "format" must be {FORMAT!r}.')
+        raise FormatError(Message('This is not a Scorepad game: "format" must be {format}.', format=repr(FORMAT)))
     version = data.get("version")
     if not rules.is_whole_number(version) or version != VERSION:  # true and 1.0 are not version 1
         if version is None:
-            raise FormatError(f'This game has no "version": this Scorepad reads version {VERSION}.')
+            raise FormatError(
+                Message('This game has no "version": this Scorepad reads version {version}.', version=VERSION)
+            )
         # Name the version unless it is a 4,000-digit number, a paragraph or not a version at all.
         if rules.is_whole_number(version):
             short = abs(version) < 10**6
         else:
             short = isinstance(version, str) and len(version) < 20
-        shown = f" {version!r}" if short else ""
-        raise FormatError(f"Unknown document version{shown}: this Scorepad reads version {VERSION}.")
+        if short:
+            raise FormatError(
+                Message(
+                    "Unknown document version {shown}: this Scorepad reads version {version}.",
+                    shown=repr(version),
+                    version=VERSION,
+                )
+            )
+        raise FormatError(Message("Unknown document version: this Scorepad reads version {version}.", version=VERSION))
+
+
+def parse_document(data: Any) -> Game:
+    """A whole game from a document; FormatError (400) for a foreign body, RuleError (422) for broken rules."""
+    _check_format(data)
     problems = _unknown(
         data,
         ("format", "version", "rules", "sides", "first_dealer", "brought_forward", "note", "hands") + GAME_OUTPUTS,
@@ -398,19 +462,23 @@ def parse_document(data: Any) -> Game:
     if hands_data is None:
         hands_data = []
     if not isinstance(hands_data, list):
-        raise RuleError([Problem(("hands",), "List the hands in the order they were played.")])
+        raise RuleError([Problem(("hands",), Message("List the hands in the order they were played."))])
     if len(hands_data) > MOST_HANDS:
         raise RuleError(
             [
                 Problem(
                     ("hands",),
-                    f"A game holds at most {MOST_HANDS} hands, and this one has {len(hands_data):,}: "
-                    "it can't be a Scorepad game as played at a table.",
+                    Message(
+                        "A game holds at most {most} hands, and this one has {hands:,}: it can't be a Scorepad game "
+                        "as played at a table.",
+                        most=MOST_HANDS,
+                        hands=len(hands_data),
+                    ),
                 )
             ]
         )
     hands, notes, problems = [], [], []
-    note = clean_note(data.get("note"), ("note",), "The game's note", problems)
+    note = clean_note(data.get("note"), ("note",), Message("The game's note"), problems)
     for n, hand_data in enumerate(hands_data):
         hand, hand_problems = parse_hand(hand_data, len(table.sides), ("hands", n))
         hands.append(hand)
@@ -426,7 +494,7 @@ def hand_note_of(data: Any, path: tuple, problems: list[Problem]) -> str:
     """The note a hand body gives ("" for none), cleaned (clean_note)."""
     if not isinstance(data, Mapping):
         return ""
-    return clean_note(data.get("note"), path, "The hand's note", problems)
+    return clean_note(data.get("note"), path, Message("The hand's note"), problems)
 
 
 def kept_notes(notes: Sequence[str | None]) -> tuple[str, ...]:
@@ -575,14 +643,23 @@ def games_in_file(data: Mapping) -> list[Any]:
     """The game documents of a file of games, each still to be checked; FormatError if this reader can't read it."""
     version = data.get("version")
     if not rules.is_whole_number(version) or version != GAMES_VERSION:
-        raise FormatError(f"This file of games is of a version this Scorepad can't read (it reads {GAMES_VERSION}).")
+        raise FormatError(
+            Message(
+                "This file of games is of a version this Scorepad can't read (it reads {version}).",
+                version=GAMES_VERSION,
+            )
+        )
     games = data.get("games")
     if not isinstance(games, list):
-        raise FormatError('This file of games has no list of games ("games").')
+        raise FormatError(Message('This file of games has no list of games ("games").'))
     if len(games) > MOST_GAMES_IN_FILE:
         raise FormatError(
-            f"This file holds {len(games):,} games; a file restores at most {MOST_GAMES_IN_FILE:,} at a time. "
-            "Split it into smaller files."
+            Message(
+                "This file holds {games:,} games; a file restores at most {most:,} at a time. Split it into smaller "
+                "files.",
+                games=len(games),
+                most=MOST_GAMES_IN_FILE,
+            )
         )
     # Counted before any game is read: checking them all is what takes the time.
     hands = sum(
@@ -590,8 +667,13 @@ def games_in_file(data: Mapping) -> list[Any]:
     )
     if hands > MOST_HANDS_IN_FILE:
         raise FormatError(
-            f"This file holds {hands:,} hands in {len(games):,} games; a file restores at most "
-            f"{MOST_HANDS_IN_FILE:,} hands (years of weekly card evenings). Nothing was restored: restore the "
-            "games a few at a time, from each game's own file."
+            Message(
+                "This file holds {hands:,} hands in {games:,} games; a file restores at most {most:,} hands (years "
+                "of weekly card evenings). Nothing was restored: restore the games a few at a time, from each "
+                "game's own file.",
+                hands=hands,
+                games=len(games),
+                most=MOST_HANDS_IN_FILE,
+            )
         )
     return games

@@ -287,7 +287,7 @@ def import_file(device: str, content: bytes) -> tuple[int, list[str]]:
     try:
         data = document.load_json(content)
     except document.FormatError as error:
-        return 0, [str(error)]
+        return 0, [str(_said(error.args[0]))]
     if isinstance(data, Mapping) and data.get("format") == document.FORMAT:
         return 0, [
             gettext(

@@ -17,6 +17,7 @@ from flask import has_request_context
 from . import document, event_store, rights, rules, rulesets, store
 from .forms import NewGameForm, attach_problems
 from .rules import RuleError
+from .rules.errors import Message
 from .rulesets import RuleSet
 
 
@@ -143,7 +144,7 @@ def save_note(stored: store.Stored, typed: str) -> store.Stored:
     """Keep the note typed on the scoresheet for the game ("" takes it away); RuleError (path ("note",)) in words
     for one too long, and nothing is changed."""
     problems: list[rules.Problem] = []
-    note = document.clean_note(typed, ("note",), "The note", problems)
+    note = document.clean_note(typed, ("note",), Message("The note"), problems)
     if problems:
         raise rules.RuleError(problems)
     return store.save_note(stored, note)

@@ -37,6 +37,7 @@ from .models import (
     db,
 )
 from .rules import Problem, RuleError
+from .rules.errors import Message
 
 
 class GameNotFound(Exception):
@@ -657,8 +658,12 @@ def check_new_hand(stored: Stored, data: Any) -> rules.Hand:
             [
                 Problem(
                     ("sides",),
-                    f"Hand {stored.hand_count + 1}: a game holds at most {document.MOST_HANDS} hands, and this "
-                    "one has them all. Start a new game to play on.",
+                    Message(
+                        "Hand {number}: a game holds at most {most} hands, and this one has them all. Start a new "
+                        "game to play on.",
+                        number=stored.hand_count + 1,
+                        most=document.MOST_HANDS,
+                    ),
                 )
             ]
         )
@@ -734,7 +739,10 @@ def _check_sequence(stored: Stored, hands: list[rules.Hand], first_moved: int | 
         try:
             rules.check_hand(game_rules, table, hands[n], n)
         except RuleError as error:
-            problems += [Problem(("hands", n) + p.path, f"Hand {n + 1}: {p.message}") for p in error.problems]
+            problems += [
+                Problem(("hands", n) + p.path, Message("Hand {number}: {message}", number=n + 1, message=p.message))
+                for p in error.problems
+            ]
     score = rules.score_game(stored.scoring_rules, table, hands, check=False)
     problems += rules.hands_after_the_end(score, len(hands))  # §5.14
     if problems:
@@ -824,7 +832,7 @@ def request_hash(data: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-KEY_USED_FOR_ANOTHER_HAND = (
+KEY_USED_FOR_ANOTHER_HAND = Message(
     "This Idempotency-Key was already used for another hand of this game: nothing was stored. "
     "Send each new hand with a key of its own."
 )
@@ -963,9 +971,9 @@ IDEMPOTENCY_KEY_LENGTH = 200  # the column's size
 def idempotency_key_problem(key: str) -> str | None:
     """Why an Idempotency-Key can't be kept, or None (the API, the phone's queue and the new-game page ask)."""
     if len(key) > IDEMPOTENCY_KEY_LENGTH:
-        return f"An Idempotency-Key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
+        return Message("An Idempotency-Key has at most {most} characters.", most=IDEMPOTENCY_KEY_LENGTH)
     if not key.isprintable():
-        return "An Idempotency-Key is printable text: letters, digits and punctuation."
+        return Message("An Idempotency-Key is printable text: letters, digits and punctuation.")
     return None
 
 

@@ -96,7 +96,7 @@ def add_hand(game_id: str) -> ResponseReturnValue:
     try:
         body = document.load_json(request.get_data())
     except document.FormatError as error:  # not JSON, or nested too deep to read safely
-        return _problem(400, str(error))
+        return _problem(400, str(web.translated(error.args[0])))
     if not isinstance(body, dict) or not isinstance(body.get("hand"), dict):
         return _problem(
             400, gettext('A queued hand is sent as {"hand": {"sides": [...]}, "base_version", "position"}.')

@@ -21,7 +21,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.http import HTTP_STATUS_CODES
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import rules, sheet, store
+from . import document, rules, sheet, store
 from .rules.errors import Message, Plural
 
 
@@ -328,6 +328,28 @@ PHONE_MESSAGES: dict[str, str] = {
     "whole": Message("{label}: enter a whole number."),
     "big": Message("{label}: that number is far too big for one hand."),
     "over": Message("This game is over: no more hands can be added."),
+    # A hand body's shape (document.parse_hand, parse_side_entry), a game's last hand (store.check_new_hand) and a
+    # change after which the game would end early (rules.hands_after_the_end). A JSON example is a Message's value:
+    # phone_words puts it into the template.
+    "unknown": Message("Unknown field {key}."),
+    "yesNo": Message("{label}: true or false."),
+    "named": Message('{label}: give its name, like "{example}".'),
+    "gridS": document.GRID_SHAPE,
+    "gridN": document.GRID_NUMBERS,
+    "handS": document.HAND_SHAPE,
+    "sidesL": document.SIDES_LISTED,
+    "sides": Message("A hand has one entry for each of the {sides} sides."),
+    "sideS": document.SIDE_SHAPE,
+    "full": Message(
+        "Hand {number}: a game holds at most {most} hands, and this one has them all. Start a new game to play on."
+    ),
+    "ends": Plural(
+        "With this change the game would end after hand {after}, so the hand after it can't follow. Delete it first.",
+        "With this change the game would end after hand {after}, so the {count} hands after it can't follow. "
+        "Delete them first.",
+        1,
+        after="{after}",  # left for the script to put in (phone_words puts a value in: the same placeholder)
+    ),
     # The hand form (handform.js, handpage.js, localgame.js): the server's own words for the same things.
     "like": Message("Enter a whole number, like {example}."),
     "less": Message("Can't be less than {min}."),
@@ -377,29 +399,8 @@ PHONE_MESSAGES: dict[str, str] = {
     "picked": Message("Link selected: copy it from the box above"),
     "title": Message("Scorepad: keep score"),
 }
-# What the server still says in English in every language (document.py's refusals of a hand's shape, the API's and
-# the store's of a hand's place): the phone says the same, so these are not translated here either.
-PHONE_ENGLISH: dict[str, str] = {
-    "unknown": "Unknown field {key}.",
-    "yesNo": "{label}: true or false.",
-    "named": '{label}: give its name, like "{example}".',
-    "gridS": 'Counting grid: give the cards melded and the cards left in hand ("melded", "in_hand").',
-    "gridN": 'Counting grid: give the number of each kind of card, like {"jokers": 1}.',
-    "handS": 'A hand gives one entry for each side: {"sides": [...]}.',
-    "sidesL": 'A hand gives one entry for each side: "sides" is a list.',
-    "sides": "A hand has one entry for each of the {sides} sides.",
-    "sideS": 'A side\'s entry lists what it scored, like {"natural_canastas": 2, "count": 120}.',
-    "full": "Hand {number}: a game holds at most {most} hands, and this one has them all. Start a new game to play on.",
-    "ends": (
-        "With this change the game would end after hand {after}, so the {later} hand(s) after it can't follow. "
-        "Delete them first."
-    ),
-}
 # The API's own (scorepad/api.py: gettext's %(name)s), said by the phone as {name}.
 _API_MESSAGES = {"noHand": "This game has %(hands)s hand(s); there is no hand %(n)s (hands count from 0)."}
-
-# The fields whose English label the English messages above name (a switch, or a name: document.parse_side_entry).
-_NAMED_IN_ENGLISH = (*rules.BOOL_FIELDS, "has_melded", "wild_canasta", "special_hand")
 
 
 def phone_words(language: str) -> dict[str, Any]:
@@ -413,28 +414,32 @@ def phone_words(language: str) -> dict[str, Any]:
         messages: dict[str, Any] = {}
         for key, text in {**PHONE_MESSAGES, **_API_MESSAGES}.items():
             if isinstance(text, Plural):
-                messages[key] = [_braced(catalogue.ngettext(text.text, text.many, n)) for n in (1, 2)]
+                messages[key] = [_filled(catalogue.ngettext(text.text, text.many, n), text) for n in (1, 2)]
             else:
-                messages[key] = _braced(catalogue.gettext(text))
+                messages[key] = _filled(catalogue.gettext(text.text if isinstance(text, Message) else text), text)
         plural = getattr(catalogue, "plural", lambda n: int(n != 1))
         return {
             "g": _grouped(1000, language)[1],
             "p": plural(0) == 0,
-            "m": {**messages, **PHONE_ENGLISH},
+            "m": messages,
             "f": {name: str(translated(label)) for name, label in rules.FIELD_LABELS.items()},
             "c": {kind: str(translated(label)) for kind, label in rules.CARD_LABELS.items()},
             "w": {kind: str(translated(name)) for kind, name in rules.WILD_CANASTA_NAMES.items()},
             "r": {key: str(translated(preset.name)) for key, preset in rules.PRESETS.items()},
             "s": {key: str(translated(name)) for key, name in rules.SPECIAL_HAND_NAMES.items()},
             "k": rules.phone_json(),  # the rules' catalogue (rules.js): data, the same in every language
-            # English labels for the English messages that name a field (yesNo, named), as the server says them.
-            "e": {name: str(rules.FIELD_LABELS[name]) for name in _NAMED_IN_ENGLISH},
         }
 
 
-def _braced(text: str) -> str:
-    """A template as the phone fills it: gettext's %(name)s (the templates' own words) as {name}."""
-    return re.sub(r"%\((\w+)\)s", r"{\1}", text)
+def _filled(template: str, text: str) -> str:
+    """A template as the phone fills it: gettext's %(name)s (the templates' own words) as {name}, and a Message's own
+    values (a JSON example, the same in every language) put in, so the script only puts in what it knows."""
+    template = re.sub(r"%\((\w+)\)s", r"{\1}", template)
+    if isinstance(text, Message):
+        for name, value in text.values.items():
+            if not (isinstance(text, Plural) and name == "count"):
+                template = template.replace("{" + name + "}", str(value))
+    return template
 
 
 @lru_cache(maxsize=len(LANGUAGES))

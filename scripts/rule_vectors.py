@@ -387,6 +387,9 @@ CHECKS: list[tuple[str, str, list, list, int, Any]] = [
     ("hands in order: a correction that ends the game early", "cla_short", FOUR,
      [hand(OUT, LOSE), hand(LOSE, OUT), hand(OUT, LOSE)], 0,
      hand(side(natural_canastas=3, wild_canasta="deuces", went_out=True, count=400), LOSE)),
+    ("hands in order: a correction that ends the game early, one hand after it", "cla_short", FOUR,
+     [hand(OUT, LOSE), hand(LOSE, OUT)], 0,
+     hand(side(natural_canastas=3, wild_canasta="deuces", went_out=True, count=400), LOSE)),
     # §5.10 only what the game has
     ("only what the game has: black 3s and specials in classic", "classic", FOUR, [], 0,
      hand(side(black_threes=1, sevens_canasta=True, wild_canasta="deuces", natural_canastas=1, went_out=True,

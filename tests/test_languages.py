@@ -70,13 +70,12 @@ def test_each_translation_keeps_the_placeholders_of_its_english(language):
         if not message.id:
             continue
         english = message.id[-1] if isinstance(message.id, tuple) else message.id
+        one = set(PLACEHOLDER.findall(message.id[0] if isinstance(message.id, tuple) else english))
         forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        for form in forms:
-            assert sorted(set(PLACEHOLDER.findall(form))) == sorted(set(PLACEHOLDER.findall(english))), (
-                language,
-                message.id,
-                form,
-            )
+        for n, form in enumerate(forms):
+            found, every = set(PLACEHOLDER.findall(form)), set(PLACEHOLDER.findall(english))
+            # The first form (one) may leave out what the English singular leaves out: "the hand after it" has no count.
+            assert one <= found <= every if n == 0 else found == every, (language, message.id, form)
         assert not list(message.check(read)), (language, message.id)  # Babel's own checks
 
 

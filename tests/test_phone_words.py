@@ -14,8 +14,8 @@ import brotli
 import pytest
 from babel.messages.pofile import read_po
 
-from scorepad import rules, web
-from scorepad.rules.errors import Message
+from scorepad import document, rules, web
+from scorepad.rules.errors import Message, Plural
 
 ROOT = Path(__file__).resolve().parent.parent
 SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
@@ -120,3 +120,30 @@ def test_the_rules_data_is_the_rule_catalogue_and_its_words_the_rules_own(app):
     assert words["w"] == rules.WILD_CANASTA_NAMES
     assert words["r"] == {key: preset.name for key, preset in rules.PRESETS.items()}
     assert words["s"] == rules.SPECIAL_HAND_NAMES
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt_BR", "it"])
+def test_a_hand_s_shape_is_refused_by_the_phone_in_the_server_s_own_words(app, language):
+    # document.py's refusals of a hand's shape, with their JSON examples put in by the server: the phone fills in only
+    # what it knows (a label, a count), so it needs no words of its own and agrees with the server in every language.
+    shapes = {
+        "gridS": document.GRID_SHAPE,
+        "gridN": document.GRID_NUMBERS,
+        "handS": document.HAND_SHAPE,
+        "sidesL": document.SIDES_LISTED,
+        "sideS": document.SIDE_SHAPE,
+    }
+    with app.app_context():
+        words = web.phone_words(language)
+    with app.test_request_context("/", headers={"Accept-Language": web.HTML_LANG[language]}):
+        for key, message in shapes.items():
+            assert words["m"][key] == str(web.translated(message)), key
+        label = rules.FIELD_LABELS["went_out"]
+        said = words["m"]["yesNo"].replace("{label}", words["f"]["went_out"])
+        assert said == str(web.translated(Message("{label}: true or false.", label=label)))
+        ends = web.PHONE_MESSAGES["ends"]
+        for count, template in zip((1, 2), words["m"]["ends"], strict=True):
+            server = Plural(ends.text, ends.many, count, after=3)
+            assert template.replace("{after}", "3").replace("{count}", str(count)) == str(web.translated(server))
+    assert "e" not in words  # the English labels the phone once kept for these messages
+    assert '{"jokers": 1}' in words["m"]["gridN"]

@@ -9,7 +9,7 @@
 // b boolean, m boolean or null, s name, c grid); the counting grid [kind, points, cards per deck]; the kinds of
 // wild-card canasta and the special hands. Their words (labels, names) and every message are the page's language's:
 // a message is a key of web.PHONE_MESSAGES with its values, the same templates as the Python rules'.
-import { num, say, useWords, words } from "./words.js";
+import { num, say, told, useWords, words } from "./words.js";
 let FIELDS, CARDS, WILD_KINDS, SPECIAL_HANDS, NAMES, KIND, PRICED, VALUE_OF;
 function readCatalogue() {  // on the way into every figure and check (gameOf), once the data is in
   ({ fields: FIELDS, cards: CARDS, wild: WILD_KINDS, special_hands: SPECIAL_HANDS, priced: PRICED, gates: VALUE_OF } =
@@ -385,13 +385,13 @@ function shapeProblems(body, sides) {
     if (!isObject(data)) return refuse(path.slice(0, -1), say("sideS"));
     problems.push(...unknown(data, NAMES.concat(["result"]), path));
     for (const [name, kind] of FIELDS) {
-      const value = data[name], at = path + name, label = LABEL(name), english = words.e[name];
+      const value = data[name], at = path + name, label = LABEL(name);
       if (value === undefined || value === null) continue;
       if (kind === "i" || kind === "f") refuse(at, numberProblem(value, label));
-      else if (kind === "b" || kind === "m") refuse(at, typeof value !== "boolean" && say("yesNo", { label: english }));
+      else if (kind === "b" || kind === "m") refuse(at, typeof value !== "boolean" && say("yesNo", { label }));
       else if (kind === "s") {
         refuse(at, typeof value !== "string" &&
-          say("named", { label: english, example: name === "wild_canasta" ? "deuces" : "pairs" }));
+          say("named", { label, example: name === "wild_canasta" ? "deuces" : "pairs" }));
       } else if (!isObject(value)) {
         refuse(at, say("gridS"));
       } else {
@@ -434,7 +434,7 @@ function checkHand(doc, body, position) {
   hands[position] = hand;  // store._check_sequence: the game must not end before its last hand (§5.14)
   const ended = play(game, hands)[1];
   return ended !== null && ended < hands.length - 1
-    ? [{ field: `hands.${ended + 1}`, message: say("ends", { after: ended + 1, later: hands.length - 1 - ended }) }] : [];
+    ? [{ field: `hands.${ended + 1}`, message: told("ends", hands.length - 1 - ended, { after: ended + 1 }) }] : [];
 }
 
 /** A hand body's figures as hand n, after each side's cumulative `before`. */

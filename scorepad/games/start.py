@@ -231,7 +231,14 @@ RESTORE_MOST_BYTES = 16 * 1024 * 1024  # a file of every game: years of Tuesday 
 
 
 def _problems_in_words(error: RuleError) -> list[str]:
-    return [f"{document.field_name(p.path) or 'game'}: {p.message}" for p in error.problems]
+    """Each problem of a game refused, after its field's path (as the API names it), in the page's language."""
+    game = gettext("game")  # a problem with the whole game (no field)
+    return [f"{document.field_name(p.path) or game}: {translated(p.message)}" for p in error.problems]
+
+
+def _format_in_words(error: document.FormatError) -> str:
+    """What makes a file no game this Scorepad reads, in the page's language."""
+    return str(translated(error.args[0])) if error.args else str(error)
 
 
 def _restore(game: document.Game, data: dict) -> store.Stored:
@@ -251,7 +258,7 @@ def import_game() -> ResponseReturnValue:
     upload = request.files.get("document")
     errors: list[str] = []
     if upload is None or not upload.filename:
-        errors = ["Choose a Scorepad game file (.json) to restore."]
+        errors = [gettext("Choose a Scorepad game file (.json) to restore.")]
     else:
         try:
             data = document.load_json(upload.read())
@@ -259,7 +266,7 @@ def import_game() -> ResponseReturnValue:
                 return _restore_every_game(data)
             game = document.parse_document(data)
         except document.FormatError as error:
-            errors = [str(error)]
+            errors = [_format_in_words(error)]
         except RuleError as error:
             errors = _problems_in_words(error)
         else:
@@ -275,7 +282,9 @@ def _game_named(data: Any, n: int) -> str:
     sides = data.get("sides") if isinstance(data, dict) else None
     given = [side.get("name") for side in sides if isinstance(side, dict)] if isinstance(sides, list) else []
     names = [name for name in given if isinstance(name, str) and name.strip()]
-    return f"game {n} ({' v '.join(names)[:80]})" if names else f"game {n}"
+    if not names:
+        return gettext("game %(number)s", number=n)
+    return gettext("game %(number)s (%(sides)s)", number=n, sides=" v ".join(names)[:80])
 
 
 def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
@@ -302,7 +311,7 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
         try:
             game = document.parse_document(game_data)
         except document.FormatError as error:
-            refused.append((n, f"{_game_named(game_data, n)}: {error}"))
+            refused.append((n, f"{_game_named(game_data, n)}: {_format_in_words(error)}"))
             refused_games += 1
             continue
         except RuleError as error:
@@ -334,9 +343,10 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     flash(" ".join(told), "success" if restored or already else "error")
     lines = []
     if refused:
-        lines.append(f"{refused_games} of the {len(games)} games in the file could not be restored:")
+        said = gettext("%(n)s of the %(all)s games in the file could not be restored:", n=refused_games, all=len(games))
+        lines.append(said)
         lines += [told for _n, told in sorted(refused, key=lambda item: item[0])]
     if rule_set_problems:
-        lines.append("Some saved rules in the file could not be kept:")
+        lines.append(gettext("Some saved rules in the file could not be kept:"))
         lines += rule_set_problems
     return _home_page(lines, 422)

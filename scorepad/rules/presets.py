@@ -16,7 +16,7 @@ from .catalogue import (
     VALUE_LABELS,
     preset_values,
 )
-from .errors import Message, Problem, RuleError
+from .errors import Message, Plural, Problem, RuleError
 from .table import (
     COUNTS_WITHOUT_CANASTA,
     MOST_HANDS,
@@ -160,35 +160,58 @@ Finding = tuple[tuple, str]  # (path under "rules", message)
 def _points_problem(value: object, what: str, lowest: int = 0, highest: int = MOST_POINTS) -> str | None:
     """Why `value` can't be a number of points here, or None: whole, in fives, from `lowest` to `highest`."""
     if not is_whole_number(value):
-        return f"{what}: give a whole number of points, like 500."
+        return Message("{label}: give a whole number of points, like {example}.", label=what, example=500)
     assert isinstance(value, int)
     if value < lowest:
-        return f"{what}: can't be negative." if lowest == 0 else f"{what}: at least {lowest:,}."
+        if lowest == 0:
+            return Message("{label}: can't be negative.", label=what)
+        return Message("{label}: at least {lowest:,}.", label=what, lowest=lowest)
     if value > highest:
-        return f"{what}: at most {highest:,} points."
+        return Message("{label}: at most {highest:,} points.", label=what, highest=highest)
     if value % 5:
-        return f"{what}: points are a multiple of 5."
+        return Message("{label}: points are a multiple of 5.", label=what)
     return None
+
+
+# The labels of the table rules a refusal names (where the new-game page's own labels say something else).
+_LABELS = {
+    "wipeout": Message("Wipeout"),
+    "perfect_cut": Message("Perfect cut"),
+    "tie": Message("Tie"),
+    "count_without_canasta": Message("Count without canasta"),
+    "red_threes": Message("Red threes"),
+    "values": Message("Values"),
+}
+MINIMUM_COUNT = Message("Minimum Count")
 
 
 def _check_minimum_counts(value: object) -> Iterator[tuple[tuple, str]]:
     """Minimum Count bands: a first row from null, then rising starts, each with its minimum."""
     if not isinstance(value, list) or not value:
-        yield (), 'Minimum Counts: list the bands, like [{"from": null, "minimum": 125}, {"from": 3000, ...}].'
+        yield (
+            (),
+            Message(
+                "Minimum Counts: list the bands, like {example}.",
+                example='[{"from": null, "minimum": 125}, {"from": 3000, ...}]',
+            ),
+        )
         return
     previous: int | None = None
     for i, band in enumerate(value):
         if not isinstance(band, Mapping) or set(band) - {"from", "minimum"} or "minimum" not in band:
-            yield (i,), 'A Minimum Count band is {"from": score or null, "minimum": points}.'
+            yield (
+                (i,),
+                Message("A Minimum Count band is {example}.", example='{"from": score or null, "minimum": points}'),
+            )
             continue
         start = band.get("from")
         if i == 0 and start is not None:
-            yield (i, "from"), "The first Minimum Count band starts from null: it covers every lower score."
+            yield (i, "from"), Message("The first Minimum Count band starts from null: it covers every lower score.")
         elif i > 0 and (not isinstance(start, int) or isinstance(start, bool) or abs(start) > MOST_POINTS):
-            yield (i, "from"), "A Minimum Count band starts from a score, like 3000."
+            yield (i, "from"), Message("A Minimum Count band starts from a score, like {example}.", example=3000)
         elif i > 0 and previous is not None and isinstance(start, int) and start <= previous:
-            yield (i, "from"), "Minimum Count bands go up: each starts above the one before."
-        problem = _points_problem(band["minimum"], "Minimum Count")
+            yield (i, "from"), Message("Minimum Count bands go up: each starts above the one before.")
+        problem = _points_problem(band["minimum"], MINIMUM_COUNT)
         if problem:
             yield (i, "minimum"), problem
         if i > 0 and isinstance(start, int):
@@ -199,18 +222,21 @@ def _kinds_and_choices(house: Mapping[str, Any]) -> Iterator[Finding]:
     """The switches, the target, the choices and the canastas to go out."""
     for key in ("wipeout", "perfect_cut"):
         if key in house and not isinstance(house[key], bool):
-            yield (key,), f"{key.replace('_', ' ').capitalize()}: true or false."
+            yield (key,), Message("{label}: true or false.", label=_LABELS[key])
     if "target" in house:
-        problem = _points_problem(house["target"], "The target", lowest=5)
+        problem = _points_problem(house["target"], Message("The target"), lowest=5)
         if problem:
             yield ("target",), problem
     for key, choices in (("tie", TIES), ("count_without_canasta", COUNTS_WITHOUT_CANASTA)):
         if key in house and house[key] not in choices:
-            yield (key,), f"{key.replace('_', ' ').capitalize()}: one of {', '.join(choices)}."
+            yield (key,), Message("{label}: one of {choices}.", label=_LABELS[key], choices=", ".join(choices))
     if "canastas_to_go_out" in house and (
         not is_whole_number(house["canastas_to_go_out"]) or not 0 <= house["canastas_to_go_out"] <= 10
     ):
-        yield ("canastas_to_go_out",), "Canastas to go out: a number from 0 to 10."
+        yield (
+            ("canastas_to_go_out",),
+            Message("Canastas to go out: a number from {lowest} to {highest}.", lowest=0, highest=10),
+        )
 
 
 def _threes_problems(house: Mapping[str, Any]) -> Iterator[Finding]:
@@ -218,14 +244,20 @@ def _threes_problems(house: Mapping[str, Any]) -> Iterator[Finding]:
     if "threes" in house:
         threes = house["threes"]
         if not isinstance(threes, list) or len(threes) != 5:
-            yield ("threes",), "3s: the value of 0, 1, 2, 3 and 4 of one colour, like [0, 100, 300, 500, 1000]."
+            yield (
+                ("threes",),
+                Message(
+                    "3s: the value of 0, 1, 2, 3 and 4 of one colour, like {example}.",
+                    example="[0, 100, 300, 500, 1000]",
+                ),
+            )
         else:
             for i, points in enumerate(threes):
-                problem = _points_problem(points, f"{i} 3s")
+                problem = _points_problem(points, Message("{number} 3s", number=i))
                 if problem:
                     yield ("threes", i), problem
     if house.get("all_eight_threes") is not None:
-        problem = _points_problem(house["all_eight_threes"], "All eight 3s")
+        problem = _points_problem(house["all_eight_threes"], Message("All eight 3s"))
         if problem:
             yield ("all_eight_threes",), problem
 
@@ -233,7 +265,7 @@ def _threes_problems(house: Mapping[str, Any]) -> Iterator[Finding]:
 def _value_problem(key: str, name: str, points: object) -> str | None:
     """A red 3s value or a value of the catalogue, within its bounds."""
     value = BY_KEY.get(name) if key == "values" else None
-    label = VALUE_LABELS.get(name, name.replace("_", " ").capitalize())
+    label = VALUE_LABELS[name]  # every name of RED_THREE_KEYS and VALUE_KEYS has its label
     if value is None:
         return _points_problem(points, label)
     return _points_problem(points, label, value.lowest, value.highest)
@@ -245,11 +277,15 @@ def _named_values(house: Mapping[str, Any]) -> Iterator[Finding]:
         if key not in house:
             continue
         if not isinstance(house[key], Mapping):
-            yield (key,), f'{key.replace("_", " ").capitalize()}: give each value by name, like {{"{names[0]}": 500}}.'
+            example = f'{{"{names[0]}": 500}}'
+            yield (
+                (key,),
+                Message("{label}: give each value by name, like {example}.", label=_LABELS[key], example=example),
+            )
             continue
         for name, points in house[key].items():
             if name not in names:
-                yield (key, name), f"Unknown value {name!r}."
+                yield (key, name), Message("Unknown value {name}.", name=repr(name))
             else:
                 problem = _value_problem(key, name, points)
                 if problem:
@@ -262,13 +298,16 @@ def _special_hands_problems(house: Mapping[str, Any], preset: Preset) -> Iterato
         return
     hands = house["special_hands"]
     if not isinstance(hands, Mapping):
-        yield ("special_hands",), 'Special hands: give each hand\'s points, like {"pairs": 2500}.'
+        yield (
+            ("special_hands",),
+            Message("Special hands: give each hand's points, like {example}.", example='{"pairs": 2500}'),
+        )
         return
     for key, points in hands.items():
         if key not in SPECIAL_HAND_NAMES:
-            yield ("special_hands", key), f"There is no special hand called {key!r}."
+            yield ("special_hands", key), Message("There is no special hand called {name}.", name=repr(key))
         elif not preset.modern:
-            yield ("special_hands", key), "Classic canasta has no special hands."
+            yield ("special_hands", key), Message("Classic canasta has no special hands.")
         else:
             problem = _points_problem(points, SPECIAL_HAND_NAMES[key], lowest=5)
             if problem:
@@ -280,25 +319,41 @@ def _fixed_length_problems(house: Mapping[str, Any]) -> Iterator[Finding]:
     at most that many, each a multiple of 5). A null is a key left out: play to the target, the bands."""
     hands = house.get("hands_per_game")
     if hands is not None and (not is_whole_number(hands) or not 1 <= hands <= MOST_HANDS):
-        message = f"Number of hands: a game of 1 to {MOST_HANDS} hands, like 3 (or none: play to the target)."
-        yield ("hands_per_game",), message
+        yield (
+            ("hands_per_game",),
+            Message(
+                "Number of hands: a game of 1 to {most} hands, like {example} (or none: play to the target).",
+                most=MOST_HANDS,
+                example=3,
+            ),
+        )
         hands = None
     counts = house.get("minimum_counts_by_hand")
     if counts is None:
         return
     if not isinstance(counts, list) or not 1 <= len(counts) <= MOST_HANDS:
-        message = "Minimum Counts by hand: list each hand's Minimum Count, like 125, 155, 180 (or none: by the bands)."
-        yield ("minimum_counts_by_hand",), message
+        yield (
+            ("minimum_counts_by_hand",),
+            Message(
+                "Minimum Counts by hand: list each hand's Minimum Count, like {example} (or none: by the bands).",
+                example="125, 155, 180",
+            ),
+        )
         return
     if hands is not None and len(counts) > hands:
-        game = f"{hands} hand" if hands == 1 else f"{hands} hands"
-        message = (
-            f"Minimum Counts by hand: {len(counts)} Minimum Counts for a game of {game}. "
-            f"Give one for each hand, at most {hands}."
+        yield (
+            ("minimum_counts_by_hand",),
+            Plural(
+                "Minimum Counts by hand: {given} Minimum Counts for a game of {count} hand. "
+                "Give one for each hand, at most {count}.",
+                "Minimum Counts by hand: {given} Minimum Counts for a game of {count} hands. "
+                "Give one for each hand, at most {count}.",
+                hands,
+                given=len(counts),
+            ),
         )
-        yield ("minimum_counts_by_hand",), message
     for n, count in enumerate(counts):
-        problem = _points_problem(count, f"The Minimum Count of hand {n + 1}")
+        problem = _points_problem(count, Message("The Minimum Count of hand {number}", number=n + 1))
         if problem:
             yield ("minimum_counts_by_hand", n), problem
 
@@ -307,7 +362,7 @@ def _house_problems(house: Mapping[str, Any], preset: Preset) -> Iterator[Findin
     """Every key of the table's own rules that is unknown, of the wrong kind or absurd."""
     for key in house:
         if key not in RULE_KEYS:
-            yield (key,), f"Unknown table rule {key!r}."
+            yield (key,), Message("Unknown table rule {key}.", key=repr(key))
     yield from _kinds_and_choices(house)
     if "minimum_counts" in house:
         for path, message in _check_minimum_counts(house["minimum_counts"]):
@@ -322,10 +377,14 @@ def make_rules(preset: str, **house: Any) -> Rules:
     """A game's rules: the preset's values with the table's own (any subset of docs/api.md's table rules);
     RuleError naming each key that is unknown, of the wrong kind or absurd."""
     if not isinstance(preset, str):  # a list or an object can't even be looked up
-        raise RuleError([Problem(("rules", "preset"), "The preset is a name: modern, cla, wca or classic.")])
+        raise RuleError([Problem(("rules", "preset"), Message("The preset is a name: modern, cla, wca or classic."))])
     if preset not in PRESETS:
-        shown = f" {preset!r}" if len(preset) <= 20 else ""
-        raise RuleError([Problem(("rules", "preset"), f"Unknown preset{shown}: choose modern, cla, wca or classic.")])
+        unknown = (
+            Message("Unknown preset {preset}: choose modern, cla, wca or classic.", preset=repr(preset))
+            if len(preset) <= 20
+            else Message("Unknown preset: choose modern, cla, wca or classic.")
+        )
+        raise RuleError([Problem(("rules", "preset"), unknown)])
     base = PRESETS[preset]
     # A null is a key left out, except for all_eight_threes, where null means the table doesn't play it.
     house = {key: value for key, value in house.items() if value is not None or key == "all_eight_threes"}

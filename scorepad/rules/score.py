@@ -8,7 +8,7 @@ from typing import Any
 
 from .checks import check_hand
 from .entries import Hand, Table
-from .errors import Problem, RuleError
+from .errors import Plural, Problem, RuleError
 from .scoring import minimum_count, side_base, side_count
 from .table import Rules
 
@@ -223,7 +223,13 @@ def hands_after_the_end(score: GameScore, hands: int) -> list[Problem]:
     return [
         Problem(
             ("hands", ended_after + 1),
-            f"With this change the game would end after hand {ended_after + 1}, so the "
-            f"{hands - 1 - ended_after} hand(s) after it can't follow. Delete them first.",
+            Plural(
+                "With this change the game would end after hand {after}, so the hand after it can't follow. "
+                "Delete it first.",
+                "With this change the game would end after hand {after}, so the {count} hands after it can't "
+                "follow. Delete them first.",
+                hands - 1 - ended_after,
+                after=ended_after + 1,
+            ),
         )
     ]

@@ -66,7 +66,7 @@ def test_every_vector_gets_the_python_figures_and_problems(page: Page, phone_wor
 
 def test_every_refusal_is_the_server_s_in_spanish_too(page: Page, phone_words):
     # The same checks with the Spanish words: each message as the API says it to a Spanish phone, its numbers written
-    # as Spanish writes them (1.234) and its labels Spanish; the server's words still in English stay English.
+    # as Spanish writes them (1.234) and its labels Spanish, a hand's shape and its place in the game included.
     answers = with_rules_js(page, phone_words["es"]).evaluate(RUN_EVERY_VECTOR, VECTORS)
     said = [[problem["message"] for problem in answer] for answer in answers["checks"]]
     wrong = [
