@@ -13,6 +13,7 @@ from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 from flask import Flask, Response, abort, current_app, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext, lazy_gettext
 from flask_limiter import Limiter, RouteLimit
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -20,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, ratelimits
 from .delivery import ExcInfo, Writer
+from .web import number
 
 View = Callable[..., ResponseReturnValue]
 
@@ -38,7 +40,9 @@ def refuse_cross_site_posts() -> None:
         current_app.logger.warning(
             "Refused a cross-site %s %s (Sec-Fetch-Site %s, Origin %s)", request.method, request.path, site, origin
         )
-        abort(403, "This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
+        abort(
+            403, gettext("This change didn't come from Scorepad's own page. Open the game in Scorepad and try again.")
+        )
     return None
 
 
@@ -59,8 +63,12 @@ def refuse_oversized_fields() -> None:
     if longest > LONGEST_FIELD:
         abort(
             413,
-            f"One of the fields sent holds {longest:,} characters: a field takes at most {LONGEST_FIELD:,} "
-            "(a name at most 40). Nothing was saved: go back, shorten it, and try again.",
+            gettext(
+                "One of the fields sent holds %(longest)s characters: a field takes at most %(most)s (a name at "
+                "most 40). Nothing was saved: go back, shorten it, and try again.",
+                longest=number(longest),
+                most=number(LONGEST_FIELD),
+            ),
         )
     return None
 
@@ -176,18 +184,34 @@ ENDPOINTS = {
     "hands": ("games.create_hand", "games.update_hand", "api.add_hand", "api.replace_hand", "sync.add_hand"),
 }
 
+# In the phone's language: each is made into words when a limit is met (Flask-Limiter calls error_message).
 MESSAGES = {
-    "new-games": "So many new games from your network in so short a time looks like a script, not a card table. "
-    "Wait a minute and try again: nothing you typed is lost.",
-    "restores": "So many games restored from your network in so short a time looks like a script. "
-    "Wait a minute and try again: your file is still on your phone.",
-    "restored-games": "So many new games from your network in so short a time (restored games count too) looks "
-    "like a script, not a card table. Wait a while and try again: your file is still on your phone.",
-    "joins": "Too many room codes tried from your network in a short time. Check the code with the scorekeeper, "
-    "wait a minute, then try again.",
-    "hands": "So many hands saved to this game in so short a time looks like a script, not a card table. "
-    "Wait a minute and save again: the hand you typed is still on the form.",
+    "new-games": lazy_gettext(
+        "So many new games from your network in so short a time looks like a script, not a card table. "
+        "Wait a minute and try again: nothing you typed is lost."
+    ),
+    "restores": lazy_gettext(
+        "So many games restored from your network in so short a time looks like a script. "
+        "Wait a minute and try again: your file is still on your phone."
+    ),
+    "restored-games": lazy_gettext(
+        "So many new games from your network in so short a time (restored games count too) looks "
+        "like a script, not a card table. Wait a while and try again: your file is still on your phone."
+    ),
+    "joins": lazy_gettext(
+        "Too many room codes tried from your network in a short time. Check the code with the scorekeeper, "
+        "wait a minute, then try again."
+    ),
+    "hands": lazy_gettext(
+        "So many hands saved to this game in so short a time looks like a script, not a card table. "
+        "Wait a minute and save again: the hand you typed is still on the form."
+    ),
 }
+
+
+def _said(kind: str) -> Callable[[], str]:
+    """A limit's message, made into words in the request's language when the limit is met."""
+    return lambda: str(MESSAGES[kind])
 
 
 def restored_games(count: int) -> None:
@@ -222,10 +246,10 @@ def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
     config = {name: app.config.get(name) or default for name, default in DEFAULT_LIMITS.items()}
     return {
         "new-games": limiter.shared_limit(
-            config["RATELIMIT_NEW_GAMES"], scope="new-games", methods=["POST"], error_message=MESSAGES["new-games"]
+            config["RATELIMIT_NEW_GAMES"], scope="new-games", methods=["POST"], error_message=_said("new-games")
         ),
         "restores": limiter.shared_limit(
-            config["RATELIMIT_RESTORES"], scope="restores", methods=["POST"], error_message=MESSAGES["restores"]
+            config["RATELIMIT_RESTORES"], scope="restores", methods=["POST"], error_message=_said("restores")
         ),
         "restored-games": limiter.shared_limit(
             config["RATELIMIT_NEW_GAMES"],
@@ -233,13 +257,13 @@ def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
             methods=["POST"],
             deduct_when=lambda response: _restored_count() > 0,
             cost=lambda: _restored_count() or 1,  # before the view: room for one game; after it: each one restored
-            error_message=MESSAGES["restored-games"],
+            error_message=_said("restored-games"),
         ),
         "joins": limiter.shared_limit(
             config["RATELIMIT_JOINS"],
             scope="joins",
             exempt_when=lambda: not _joining(),
-            error_message=MESSAGES["joins"],
+            error_message=_said("joins"),
         ),
         "hands": limiter.shared_limit(
             config["RATELIMIT_HANDS"],
@@ -247,7 +271,7 @@ def _limits(app: Flask, limiter: Limiter) -> dict[str, RouteLimit]:
             key_func=_game_of_request,
             methods=["POST", "PUT"],
             deduct_when=_hand_saved,
-            error_message=MESSAGES["hands"],
+            error_message=_said("hands"),
         ),
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import abort
+from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rights, store
@@ -29,8 +30,10 @@ def correctable(game_id: str) -> store.Stored:
     if stored.score.finished and not rights.is_scorekeeper(stored):
         abort(
             403,
-            "This game is over: only the phone that started it can change its hands now. "
-            "Ask the scorekeeper if a hand needs correcting.",
+            gettext(
+                "This game is over: only the phone that started it can change its hands now. "
+                "Ask the scorekeeper if a hand needs correcting."
+            ),
         )
     return stored
 
@@ -54,7 +57,9 @@ def scorekeepers_only(game_id: str) -> store.Stored:
     if not rights.is_scorekeeper(stored):
         abort(
             403,
-            "Only the phone that started this game can give the link to keep score on another phone, "
-            "or replace it. Ask the scorekeeper.",
+            gettext(
+                "Only the phone that started this game can give the link to keep score on another phone, "
+                "or replace it. Ask the scorekeeper."
+            ),
         )
     return stored

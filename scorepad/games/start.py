@@ -16,7 +16,7 @@ from ..forms import SUMMARY, NewGameForm, attach_problems, choices
 from ..rules import RuleError
 from ..rulesets import RuleSet
 from ..security import restored_games
-from ..web import render, translated
+from ..web import number, render, translated
 from . import bp
 
 RECENT_NAMES = 30  # names offered as you type on the new-game page: enough for the regulars, short to scroll
@@ -325,17 +325,25 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
     restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
-    told = [ngettext("%(num)d game restored.", "%(num)d games restored.", restored)]
+    told = [ngettext("%(count)s game restored.", "%(count)s games restored.", restored, count=number(restored))]
     if already:
         told.append(
             ngettext(
-                "%(num)d game was already on this phone and left as it is.",
-                "%(num)d games were already on this phone and left as they are.",
+                "%(count)s game was already on this phone and left as it is.",
+                "%(count)s games were already on this phone and left as they are.",
                 already,
+                count=number(already),
             )
         )
     if rule_sets:
-        told.append(ngettext("%(num)d saved rule set restored.", "%(num)d saved rule sets restored.", rule_sets))
+        told.append(
+            ngettext(
+                "%(count)s saved rule set restored.",
+                "%(count)s saved rule sets restored.",
+                rule_sets,
+                count=number(rule_sets),
+            )
+        )
     if not refused and not rule_set_problems:
         flash(" ".join(told), "success")
         return redirect(url_for("history.history"), 303)
@@ -343,7 +351,11 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     flash(" ".join(told), "success" if restored or already else "error")
     lines = []
     if refused:
-        said = gettext("%(n)s of the %(all)s games in the file could not be restored:", n=refused_games, all=len(games))
+        said = gettext(
+            "%(n)s of the %(all)s games in the file could not be restored:",
+            n=number(refused_games),
+            all=number(len(games)),
+        )
         lines.append(said)
         lines += [told for _n, told in sorted(refused, key=lambda item: item[0])]
     if rule_set_problems:

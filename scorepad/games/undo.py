@@ -14,7 +14,7 @@ from htmx_flask import request
 
 from .. import document, rights, rules, service, store
 from ..rules import RuleError
-from ..web import load_or_404
+from ..web import load_or_404, translated
 from . import access, bp, start
 
 REMATCH_TAP_SECONDS = 60  # a second Rematch of the same game this soon is the same tap again
@@ -258,11 +258,13 @@ def rematch(game_id: str) -> ResponseReturnValue:
     if not rights.can_edit(stored):
         abort(
             403,
-            "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
-            "on this phone, tap \u201cStart a new game\u201d on the home page.",
+            gettext(
+                "Only the scorekeeper's phone can start a rematch of this game. To keep score of a new game "
+                "on this phone, tap \u201cStart a new game\u201d on the home page."
+            ),
         )
     if not stored.score.finished:
-        abort(409, "This game isn't over yet: a rematch starts once a side has won. No new game was started.")
+        abort(409, gettext("This game isn't over yet: a rematch starts once a side has won. No new game was started."))
     offer = offer_of(game_id)
     if offer is not None:  # the game has moved on: its last change is not taken back now
         session["undo"] = {**offer, "gone": "rematch"}
@@ -280,9 +282,11 @@ def rematch(game_id: str) -> ResponseReturnValue:
     except RuleError as error:
         abort(
             409,
-            "This game's rules can't start a new game any more ("
-            + " ".join(p.message for p in error.problems)
-            + "). No new game was started: tap \u201cStart a new game\u201d on the home page instead.",
+            gettext(
+                "This game's rules can't start a new game any more (%(why)s). No new game was started: tap "
+                "\u201cStart a new game\u201d on the home page instead.",
+                why=" ".join(str(translated(p.message)) for p in error.problems),
+            ),
         )
     response = start.start(game)
     rematch_id = response.location.rsplit("/", 1)[-1]

@@ -1,0 +1,92 @@
+"""The last refusals a person could meet in English, now in the phone's language (docs/i18n.md): a rematch refused,
+a change from another site, a field too long to be typed, the rate limits' answers, and the counts of a restore
+written as the language writes numbers (1.000 in Spanish).
+
+The figures, worked out by hand (docs/rules.md): FIRST_HAND scores Us 2 red 3s 200 + a natural canasta 500 + a mixed
+one 300 + going out 100 + Count 385 = 1,485 and Them a mixed canasta 300 + Count 140 = 440, so a game to 1,000 is won
+by Us after it, and a game to 8,500 goes on.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from scorepad import create_app
+from tests.conftest import game_document
+
+from .test_games import FIRST_HAND, NEW_GAME, finished_game, text
+
+SPANISH = {"Accept-Language": "es-AR,es;q=0.9"}
+ITALIAN = {"Accept-Language": "it-IT"}
+PORTUGUESE = {"Accept-Language": "pt-BR"}
+
+
+@pytest.fixture
+def limited(database_uri):
+    """An app with its rate limits on, as in production."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})
+    return app.test_client()
+
+
+def new_game(client) -> str:
+    return client.post("/games", data=NEW_GAME).headers["Location"].rsplit("/", 1)[1]
+
+
+def test_a_rematch_of_a_game_not_yet_won_is_refused_in_spanish(client):
+    game = new_game(client)
+    assert client.post(f"/games/{game}/hands", data=FIRST_HAND).status_code == 303  # 1,485 v 440: far from 8,500
+    refused = client.post(f"/games/{game}/rematch", headers=SPANISH)
+    assert refused.status_code == 409
+    assert "Esta partida todavía no terminó: la revancha empieza cuando un lado ganó." in text(refused)
+    english = client.post(f"/games/{game}/rematch")
+    assert "This game isn't over yet: a rematch starts once a side has won." in text(english)
+
+
+def test_a_rematch_from_a_watching_phone_is_refused_in_italian(app, client):
+    game = finished_game(client)
+    watcher = app.test_client()
+    refused = watcher.post(f"/games/{game}/rematch", headers=ITALIAN)
+    assert refused.status_code == 403
+    assert "Solo il telefono di chi segna può iniziare una rivincita di questa partita." in text(refused)
+
+
+def test_a_change_from_another_site_is_refused_in_portuguese(client):
+    refused = client.post("/games", data=NEW_GAME, headers={**PORTUGUESE, "Sec-Fetch-Site": "cross-site"})
+    assert refused.status_code == 403
+    assert "Esta mudança não veio de uma página do Scorepad." in text(refused)
+
+
+def test_a_field_too_long_is_refused_in_spanish_its_numbers_as_spanish_writes_them(client):
+    refused = client.post("/games", data={**NEW_GAME, "player0": "A" * 1001}, headers=SPANISH)
+    assert refused.status_code == 413
+    said = text(refused)
+    assert "Uno de los campos enviados tiene 1.001 caracteres: un campo admite como mucho 1.000" in said
+    assert "A" * 50 not in said  # nothing of it echoed
+    english = client.post("/games", data={**NEW_GAME, "player0": "A" * 1001})
+    assert "One of the fields sent holds 1,001 characters: a field takes at most 1,000" in text(english)
+
+
+def test_the_rate_limits_answer_in_the_phones_language(limited):
+    for _ in range(30):
+        assert limited.get("/join?code=ACDEFH", headers=SPANISH).status_code == 404
+    refused = limited.get("/join?code=ACDEFH", headers=SPANISH)
+    assert refused.status_code == 429
+    assert "Demasiados códigos de sala probados desde tu red en poco tiempo." in text(refused)
+    # The same limit, the next request in English: each answer is in its own request's language.
+    english = limited.get("/join?code=ACDEFH")
+    assert english.status_code == 429 and "Too many room codes tried from your network" in text(english)
+
+
+def test_a_thousand_games_restored_are_counted_as_spanish_writes_it(client):
+    every = {"format": "scorepad-games", "version": 1, "games": [game_document()] * 1000}
+    restored = client.post(
+        "/games/import",
+        data={"document": (io.BytesIO(json.dumps(every).encode()), "all.json")},
+        content_type="multipart/form-data",
+        headers=SPANISH,
+        follow_redirects=True,
+    )
+    assert "1.000 partidas restauradas." in text(restored)
