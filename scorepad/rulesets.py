@@ -29,6 +29,7 @@ from . import document, rights, rules
 from .forms import MOST_BANDS
 from .models import RuleSet, db
 from .rules import Problem, RuleError
+from .rules.errors import Message
 from .security import refuse_cross_site_posts
 from .web import number, translated
 
@@ -131,8 +132,11 @@ def check_rules(data: Any) -> rules.Rules:
             [
                 Problem(
                     ("rules", "minimum_counts"),
-                    f"Minimum Counts: the new-game page takes at most {MOST_BANDS} bands, "
-                    f"these rules have {len(game_rules.minimum_counts)}.",
+                    Message(
+                        "Minimum Counts: the new-game page takes at most {most} bands, these rules have {has}.",
+                        most=MOST_BANDS,
+                        has=len(game_rules.minimum_counts),
+                    ),
                 )
             ]
         )

@@ -13,10 +13,10 @@ from datetime import UTC
 import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import lazy_gettext
+from flask_babel import gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block, render_blocks
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import delivery, event_store, rules, store
 from .rules.errors import Message, Points
@@ -107,20 +107,22 @@ def join() -> ResponseReturnValue:
 
 
 @functools.lru_cache(maxsize=512)
-def qr_svg(link: str) -> str:
-    """A QR code of a link as inline SVG (black on white, whatever the theme: scanners read that best).
+def qr_svg(link: str, label: str) -> str:
+    """A QR code of a link as inline SVG (black on white, whatever the theme: scanners read that best), named by
+    `label` (in the page's language).
 
-    Kept per link: making one takes about 6 ms (segno tries each mask), far more than the rest of the page."""
+    Kept per link and label: making one takes about 6 ms (segno tries each mask), far more than the rest of the page."""
     svg = segno.make(link, error="m").svg_inline(
         scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
     )
-    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the scoreboard link" ', 1)
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
 
 
 @bp.app_template_global()
 def scoreboard_qr(game_id: str) -> Markup:
     """The QR code of the game's scoreboard link (absolute), made on the server: no script, no third party."""
-    return Markup(qr_svg(url_for("share.scoreboard", game_id=game_id, _external=True)))
+    link = url_for("share.scoreboard", game_id=game_id, _external=True)
+    return Markup(qr_svg(link, gettext("QR code of the scoreboard link")))
 
 
 bp.add_app_template_filter(format_room_code, "room_code")

@@ -90,3 +90,52 @@ def test_a_thousand_games_restored_are_counted_as_spanish_writes_it(client):
         follow_redirects=True,
     )
     assert "1.000 partidas restauradas." in text(restored)
+
+
+def test_a_watching_phones_hand_is_refused_in_spanish(app, client):
+    game = new_game(client)
+    refused = app.test_client().post(f"/games/{game}/hands", data=FIRST_HAND, headers=SPANISH)
+    assert refused.status_code == 403
+    assert "Solo el teléfono del que anota puede cambiar esta partida." in text(refused)
+
+
+def test_a_blank_hand_is_refused_in_italian(client):
+    game = new_game(client)
+    refused = client.post(f"/games/{game}/hands", data={}, headers=ITALIAN)
+    assert refused.status_code == 422
+    assert "Non è stato segnato niente per questa mano: ogni squadra farebbe 0." in text(refused)
+
+
+def test_a_hand_the_game_does_not_have_is_said_in_portuguese(client):
+    game = new_game(client)
+    assert client.post(f"/games/{game}/hands", data=FIRST_HAND).status_code == 303
+    missing = client.get(f"/games/{game}/hands/9/edit", headers=PORTUGUESE)
+    assert missing.status_code == 404 and "Esta partida não tem a mão 9." in text(missing)
+
+
+# A hand that ends a game to 1,000: Us 2 natural canastas 1,000 + going out 100 + Count 150 = 1,250.
+ENDS = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 150}, {"mixed_canastas": 1, "count": 60}]}
+EMPTY = {"sides": [{}, {}]}
+
+
+def test_a_hand_after_the_end_is_refused_in_spanish(client):
+    document = game_document(target=1000, hands=[ENDS, EMPTY])
+    refused = client.post("/api/games", json=document, headers=SPANISH)
+    assert refused.status_code == 422
+    said = {error["field"]: error["message"] for error in refused.get_json()["errors"]}
+    assert said == {"hands.1": "La partida terminó después de la mano 1: no puede seguir ninguna mano."}
+    # A game of 3 hands: the fourth is refused, its words following the count.
+    fixed = game_document(hands_per_game=3, hands=[EMPTY] * 4)
+    refused = client.post("/api/games", json=fixed, headers=ITALIAN)
+    said = {error["field"]: error["message"] for error in refused.get_json()["errors"]}
+    assert said == {
+        "hands.3": "Questa partita è di 3 mani: è finita dopo la mano 3, quindi non può seguire nessuna mano."
+    }
+
+
+def test_the_scoreboards_qr_code_is_named_in_each_language(client):
+    game = new_game(client)
+    spanish = client.get(f"/games/{game}", headers=SPANISH).get_data(as_text=True)
+    english = client.get(f"/games/{game}").get_data(as_text=True)
+    assert 'aria-label="Código QR del enlace del marcador"' in spanish
+    assert 'aria-label="QR code of the scoreboard link"' in english

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import abort
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import rights, store
@@ -12,7 +12,7 @@ from ..web import load_or_404
 # --- Edit rights (kept on the server by device: rights.py) ------------------------------
 
 
-ONLY_THE_SCOREKEEPER = (
+ONLY_THE_SCOREKEEPER = lazy_gettext(
     "Only the scorekeeper's phone can change this game. To keep score here too, ask the "
     "scorekeeper for the link under \u201cKeep score on another phone\u201d on the scoresheet."
 )
@@ -20,7 +20,7 @@ ONLY_THE_SCOREKEEPER = (
 
 def editable(game_id: str) -> store.Stored:
     """The game, if this browser keeps its score; otherwise 403."""
-    return rights.editable_or_403(load_or_404(game_id), ONLY_THE_SCOREKEEPER)
+    return rights.editable_or_403(load_or_404(game_id), str(ONLY_THE_SCOREKEEPER))
 
 
 def correctable(game_id: str) -> store.Stored:
@@ -41,7 +41,7 @@ def correctable(game_id: str) -> store.Stored:
 def hand_position(stored: store.Stored, number: int) -> int:
     """A hand's 0-based position from the 1-based number in the address."""
     if not 1 <= number <= len(stored.game.hands):
-        abort(404, f"This game has no hand {number}.")
+        abort(404, gettext("This game has no hand %(number)s.", number=number))
     return number - 1
 
 

@@ -41,8 +41,10 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
         if request.htmx and not request.htmx.boosted:
             return None  # a form just opened: nothing to say yet
         form.errors.append(
-            "Nothing has been entered for this hand: every side would score 0. Enter each side's "
-            "3s, canastas and Count, or tap Cancel."
+            gettext(
+                "Nothing has been entered for this hand: every side would score 0. Enter each side's "
+                "3s, canastas and Count, or tap Cancel."
+            )
         )
         return None
     try:
@@ -54,7 +56,7 @@ def _check(stored: store.Stored, form: HandForm, position: int) -> tuple[rules.H
         form.add_problems(error.problems)
         return None
     except store.GameFinished:
-        form.errors.append("This game is over: no more hands can be added.")
+        form.errors.append(gettext("This game is over: no more hands can be added."))
         return None
     if form.ask_what_the_count_cannot_tell(hand):
         return None
@@ -274,7 +276,7 @@ def create_hand(game_id: str) -> ResponseReturnValue:
     except store.GameNotFound:
         abort(404, NO_SUCH_GAME)
     if held.right is None:
-        abort(403, access.ONLY_THE_SCOREKEEPER)
+        abort(403, str(access.ONLY_THE_SCOREKEEPER))
     return _save(held.stored, held.stored.hand_count, held)
 
 

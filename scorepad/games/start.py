@@ -295,6 +295,31 @@ def restore_rule_sets(data: dict) -> tuple[int, list[str]]:
     return rulesets.import_sets(service.this_device(), data["rule_sets"])
 
 
+def _restored_in_words(restored: int, already: int, rule_sets: int) -> list[str]:
+    """What a restore of a file of every game did, in the page's language: games restored, games already on this
+    phone, saved rule sets restored (counts as the language writes them: 1.000)."""
+    told = [ngettext("%(count)s game restored.", "%(count)s games restored.", restored, count=number(restored))]
+    if already:
+        told.append(
+            ngettext(
+                "%(count)s game was already on this phone and left as it is.",
+                "%(count)s games were already on this phone and left as they are.",
+                already,
+                count=number(already),
+            )
+        )
+    if rule_sets:
+        told.append(
+            ngettext(
+                "%(count)s saved rule set restored.",
+                "%(count)s saved rule sets restored.",
+                rule_sets,
+                count=number(rule_sets),
+            )
+        )
+    return told
+
+
 def _restore_every_game(data: dict) -> ResponseReturnValue:
     """Restore each game of a file of every game, each checked on its own: the good ones are restored, each bad
     one is named with what is wrong. A game already on this phone (the original, or a copy restored before) is
@@ -325,25 +350,7 @@ def _restore_every_game(data: dict) -> ResponseReturnValue:
     restored = store.create_games(good, then=lambda made: rights.grant_restored(made, rights.CREATED))
     restored_games(restored)
     rule_sets, rule_set_problems = restore_rule_sets(data)
-    told = [ngettext("%(count)s game restored.", "%(count)s games restored.", restored, count=number(restored))]
-    if already:
-        told.append(
-            ngettext(
-                "%(count)s game was already on this phone and left as it is.",
-                "%(count)s games were already on this phone and left as they are.",
-                already,
-                count=number(already),
-            )
-        )
-    if rule_sets:
-        told.append(
-            ngettext(
-                "%(count)s saved rule set restored.",
-                "%(count)s saved rule sets restored.",
-                rule_sets,
-                count=number(rule_sets),
-            )
-        )
+    told = _restored_in_words(restored, already, rule_sets)
     if not refused and not rule_set_problems:
         flash(" ".join(told), "success")
         return redirect(url_for("history.history"), 303)

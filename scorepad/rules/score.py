@@ -8,7 +8,7 @@ from typing import Any
 
 from .checks import check_hand
 from .entries import Hand, Table
-from .errors import Plural, Problem, RuleError
+from .errors import Message, Plural, Problem, RuleError
 from .scoring import minimum_count, side_base, side_count
 from .table import Rules
 
@@ -168,14 +168,16 @@ def score_next_hand(rules: Rules, table: Table, score: GameScore, hand: Hand) ->
     )
 
 
-def ended_message(rules: Rules, ended_after: int) -> str:
-    """Why no hand can follow the hand that ended the game (§5.14), in words."""
+def ended_message(rules: Rules, ended_after: int) -> Message:
+    """Why no hand can follow the hand that ended the game (§5.14), in words (a Message: any language)."""
     if rules.hands_per_game is not None and ended_after + 1 >= rules.hands_per_game:
-        return (
-            f"This game is {hands_of(rules.hands_per_game)}: it ended after hand {ended_after + 1}, "
-            "so no hand can follow it."
+        return Plural(
+            "This game is {count} hand: it ended after hand {number}, so no hand can follow it.",
+            "This game is {count} hands: it ended after hand {number}, so no hand can follow it.",
+            rules.hands_per_game,
+            number=ended_after + 1,
         )
-    return f"The game ended after hand {ended_after + 1}: no hand can follow it."
+    return Message("The game ended after hand {number}: no hand can follow it.", number=ended_after + 1)
 
 
 def hands_of(count: int) -> str:
