@@ -139,3 +139,13 @@ def test_the_scoreboards_qr_code_is_named_in_each_language(client):
     english = client.get(f"/games/{game}").get_data(as_text=True)
     assert 'aria-label="Código QR del enlace del marcador"' in spanish
     assert 'aria-label="QR code of the scoreboard link"' in english
+
+
+def test_the_new_game_pages_saved_rules_are_chosen_in_spanish(client):
+    from .test_rule_sets import TUESDAY
+
+    assert client.post("/games", data=TUESDAY).status_code in (200, 303)
+    page = client.get("/games/new", headers=SPANISH).get_data(as_text=True)
+    assert ">Ninguna: los valores del reglamento</option>" in page
+    assert ">Tuesday club (CLA)</option>" in page  # its preset by its name: CLA in every language
+    assert "the preset's values" not in page

@@ -82,8 +82,11 @@ def _new_game_page(
     form.first_dealer.choices = choices((n, seat["label"]) for n, seat in enumerate(form.seats()))
     rule_sets = rulesets.saved(rights.device_hash(create=False))
     form.rule_set.choices = choices(
-        [("", "None: the preset's values")]
-        + [(ruleset.id, f"{ruleset.name} ({rulesets.rules_of(ruleset).preset_name})") for ruleset in rule_sets]
+        [("", gettext("None: the preset's values"))]
+        + [
+            (ruleset.id, f"{ruleset.name} ({translated(rulesets.rules_of(ruleset).preset_name)})")
+            for ruleset in rule_sets
+        ]
     )
     if status == 422 and not errors:
         errors = [SUMMARY]
