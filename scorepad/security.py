@@ -278,6 +278,23 @@ def too_many_requests(error: RateLimitExceeded) -> Response:
     return response
 
 
+# Limits Flask-Limiter would check on every request, before the view: the app-wide ones of its configuration. Scorepad
+# sets none; an operator could (FLASK_RATELIMIT_DEFAULT=...), and then every request is checked as before.
+_APP_WIDE_LIMITS = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+
+def _check_only_limited_views(app: Flask, limiter: Limiter) -> None:
+    """Take away Flask-Limiter's check before every request when no app-wide limit is set: Scorepad's limits are all
+    on views (_limits), and each of those checks itself when its view is called, so the hook found nothing to count
+    on any request, at a tenth of a kept page's time (resolving the route's limits and exemptions). The hooks after
+    the request stay: they count a limit's conditional hits (deduct_when) and end the limiter's request context."""
+    if any(app.config.get(name) for name in _APP_WIDE_LIMITS):
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:
+        hooks.remove(limiter._check_request_limit)
+
+
 def init_app(app: Flask) -> None:
     """Headers on every answer, Secure cookies over https, trusted proxies, and the rate limits.
 
@@ -292,6 +309,7 @@ def init_app(app: Flask) -> None:
     # One limiter for each app: its counts (memory://) and settings are that app's alone.
     limiter = Limiter(get_remote_address, app=app, default_limits=[])
     app.extensions["scorepad_limiter"] = limiter
+    _check_only_limited_views(app, limiter)
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     limits = _limits(app, limiter)
     for endpoint, route in list(app.view_functions.items()):
