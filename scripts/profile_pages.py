@@ -50,6 +50,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300)
     parser.add_argument("--profile", help="profile this read with cProfile instead of timing them all")
     parser.add_argument("--callees", help="with --profile: also what the functions matching this call, and their cost")
+    parser.add_argument("--callers", help="with --profile: also what calls the functions matching this")
+    parser.add_argument("--lines", type=int, default=25, help="with --profile: how many functions each list shows")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="scorepad-profile-"))
     url = args.postgres or f"sqlite:///{work / 'profile.sqlite'}"
@@ -82,10 +84,12 @@ def main() -> None:
         profile = cProfile.Profile(time.process_time)
         profile.runcall(lambda: [once(args.profile) for _ in range(args.repeat)])
         stats = pstats.Stats(profile).strip_dirs()
-        stats.sort_stats("tottime").print_stats(25)
-        stats.sort_stats("cumulative").print_stats(25)
+        stats.sort_stats("tottime").print_stats(args.lines)
+        stats.sort_stats("cumulative").print_stats(args.lines)
         if args.callees:
             stats.print_callees(args.callees)
+        if args.callers:
+            stats.print_callers(args.callers)
         return
     times: dict[str, list[float]] = {name: [] for name in asked}
     for _ in range(args.repeat):  # interleaved, so a busy moment of the machine falls on every read alike

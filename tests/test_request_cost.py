@@ -1,0 +1,105 @@
+"""What a request costs besides its own work (docs/performance.md, "What the profiles found"): the page's language is
+named once per request and never reaches another one; Flask-Limiter checks only the views that have a limit."""
+
+from __future__ import annotations
+
+import pytest
+from flask_babel import force_locale
+from flask_limiter._manager import LimitManager
+
+from scorepad import create_app, web
+from scorepad.models import db
+
+from .conftest import game_document
+
+SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
+ENGLISH = {"Accept-Language": "en-US"}
+# Us go out with two natural canastas: with their bonuses, a total past a thousand, which English groups with a comma
+# and Spanish with a point.
+BIG_HAND = {"sides": [{"went_out": True, "natural_canastas": 2, "count": 120}, {"mixed_canastas": 1, "count": 40}]}
+
+
+def _game_with_a_total_past_a_thousand(client) -> tuple[str, int]:
+    made = client.post("/api/games", json=game_document(hands=[BIG_HAND]))
+    assert made.status_code == 201, made.get_data(as_text=True)
+    body = made.get_json()
+    total = client.get(f"/api/games/{body['id']}").get_json()["totals"][0]
+    assert total >= 1000
+    return body["id"], total
+
+
+@pytest.mark.parametrize("first, then", [(SPANISH, ENGLISH), (ENGLISH, SPANISH)])
+def test_the_language_named_for_one_request_never_reaches_the_next(app, client, first, then):
+    """A Spanish phone's request and then an English one on the same worker (and the other way round): each page
+    writes its figures in its own language, made afresh each time (an address never asked before)."""
+    game_id, total = _game_with_a_total_past_a_thousand(client)
+    english, spanish = f"{total:,}", f"{total:,}".replace(",", ".")
+    for look, headers in enumerate((first, then, first)):
+        page = client.get(f"/games/{game_id}?look={look}", headers=headers).get_data(as_text=True)
+        shown, not_shown = (spanish, english) if headers is SPANISH else (english, spanish)
+        assert shown in page and not_shown not in page, (look, headers)
+        assert f'lang="{"es" if headers is SPANISH else "en"}"' in page
+
+
+def test_the_language_inside_force_locale_is_the_forced_one_and_after_it_the_requests_again(app):
+    """force_locale (the phone's words in every language, made during any request) names its own language for a while;
+    the request's is named again after it."""
+    with app.test_request_context("/", headers=SPANISH):
+        assert web.language() == "es" and web.number(11550) == "11.550"
+        with force_locale("it"):
+            assert web.language() == "it"
+        with force_locale("en"):
+            assert web.language() == "en" and web.number(11550) == "11,550"
+        assert web.language() == "es" and web.number(-2105) == "\u22122.105"
+    with app.test_request_context("/", headers=ENGLISH):
+        assert web.language() == "en" and web.number(11550) == "11,550"
+    assert web.language() == "en"  # outside a request
+
+
+@pytest.fixture
+def resolved(monkeypatch):
+    """How many times Flask-Limiter works out which limits apply to a request (once per limited view called)."""
+    calls = []
+
+    def counting(self, *args, **kwargs):
+        calls.append(args[1] if len(args) > 1 else kwargs.get("endpoint"))
+        return real(self, *args, **kwargs)
+
+    real = LimitManager.resolve_limits
+    monkeypatch.setattr(LimitManager, "resolve_limits", counting)
+    return calls
+
+
+@pytest.fixture
+def make_app(database_uri):
+    apps = []
+
+    def make(**config):
+        made = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, **config})
+        apps.append(made)
+        return made
+
+    yield make
+    for made in apps:
+        with made.app_context():
+            db.engine.dispose()
+
+
+def test_a_page_without_a_limit_is_not_checked_and_a_limited_view_still_is(make_app, resolved):
+    """The rate limits are all on views (a hand saved, a game started...): a page with none asks Flask-Limiter nothing,
+    a limited one is checked when its view runs."""
+    client = make_app().test_client()
+    made = client.post("/api/games", json=game_document())
+    assert made.status_code == 201
+    assert resolved == ["api.create_game"]
+    resolved.clear()
+    game_id = made.get_json()["id"]
+    for address in (f"/games/{game_id}", f"/games/{game_id}", f"/api/games/{game_id}", "/history", "/"):
+        assert client.get(address).status_code == 200, address
+    assert resolved == []
+
+
+def test_a_limit_on_every_request_set_by_the_operator_still_holds(make_app):
+    """An app-wide limit (FLASK_RATELIMIT_DEFAULT) is checked before every request, as Flask-Limiter does."""
+    client = make_app(RATELIMIT_DEFAULT="2 per minute").test_client()
+    assert [client.get("/history").status_code for _ in range(3)] == [200, 200, 429]
