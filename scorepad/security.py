@@ -3,19 +3,23 @@ rate limits on what a script could repeat (README, Configuration; docs/api.md, R
 
 from __future__ import annotations
 
+import copy
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import cast
 from urllib.parse import urlsplit
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
-from flask import Flask, Response, abort, current_app, g, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, Response, abort, current_app, g, has_request_context, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RouteLimit
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from itsdangerous import BadSignature
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, ratelimits
@@ -133,6 +137,10 @@ def no_store_where_a_key_is(response: Response) -> Response:
 # --- Secure cookies behind a TLS proxy -----------------------------------------------------
 
 
+# How many verified session cookies a process remembers (SessionInterface.open_session): a few KB each at most.
+VERIFIED_KEPT = 1024
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The signed session cookie, marked Secure whenever the request came over https.
 
@@ -140,9 +148,42 @@ class SessionInterface(SecureCookieSessionInterface):
     TRUSTED_PROXIES says how many proxies stand in front of it (ProxyFix, in init_app).
     """
 
+    def __init__(self) -> None:
+        # Cookies this process has verified, by (keys, cookie): their data and when they were signed (VERIFIED_KEPT).
+        self.verified: OrderedDict[tuple, tuple[dict, float]] = OrderedDict()
+        self.lock = threading.Lock()
+
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when SESSION_COOKIE_SECURE says so, or when this request came over https."""
         return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's session, its cookie's signature checked once per process: a phone sends the same cookie on every
+        request until its session changes, and checking it (key derivation, HMAC, decoding) was a fifth of a kept
+        history page. Only a cookie that passed the check is remembered, by its exact text and the keys that signed
+        it, with its data (a copy is handed out each time) and the time it was signed: its age is checked again on
+        each use, as the signature's own check would."""
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, request)
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
+        lifetime = app.permanent_session_lifetime.total_seconds()
+        with self.lock:
+            found = self.verified.get(key)
+        if found is not None and time.time() - found[1] <= int(lifetime):
+            return self.session_class(copy.deepcopy(found[0]))
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        try:
+            data, signed = serializer.loads(value, max_age=int(lifetime), return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        with self.lock:
+            self.verified[key] = (copy.deepcopy(data), signed.timestamp())
+            while len(self.verified) > VERIFIED_KEPT:
+                self.verified.popitem(last=False)
+        return self.session_class(data)
 
 
 def trust_proxies(app: Flask) -> None:

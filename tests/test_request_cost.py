@@ -1,11 +1,16 @@
 """What a request costs besides its own work (docs/performance.md, "What the profiles found"): the page's language is
-named once per request and never reaches another one; Flask-Limiter checks only the views that have a limit."""
+named once per request and never reaches another one; Flask-Limiter checks only the views that have a limit; a session
+cookie's signature is checked once per process, and only a cookie that passed is remembered."""
 
 from __future__ import annotations
 
+import time
+
+import flask
 import pytest
 from flask_babel import force_locale
 from flask_limiter._manager import LimitManager
+from itsdangerous import URLSafeTimedSerializer
 
 from scorepad import create_app, web
 from scorepad.models import db
@@ -103,3 +108,58 @@ def test_a_limit_on_every_request_set_by_the_operator_still_holds(make_app):
     """An app-wide limit (FLASK_RATELIMIT_DEFAULT) is checked before every request, as Flask-Limiter does."""
     client = make_app(RATELIMIT_DEFAULT="2 per minute").test_client()
     assert [client.get("/history").status_code for _ in range(3)] == [200, 200, 429]
+
+
+# --- The session cookie, checked once per process ------------------------------------------------------------------
+
+
+def _cookie(app, data: dict) -> str:
+    return app.session_interface.get_signing_serializer(app).dumps(data)
+
+
+def _opened(app, cookie: str):
+    with app.test_request_context("/", headers={"Cookie": f"{app.config['SESSION_COOKIE_NAME']}={cookie}"}):
+        return app.session_interface.open_session(app, flask.request)
+
+
+@pytest.fixture
+def signatures_checked(monkeypatch):
+    """How many times a session cookie's signature is checked."""
+    calls = []
+    real = URLSafeTimedSerializer.loads
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads", counting)
+    return calls
+
+
+def test_a_session_cookie_is_checked_once_and_each_request_gets_its_own_copy(app, signatures_checked):
+    cookie = _cookie(app, {"device": "d1", "undo": {"game": "g1", "totals": [5, 10]}})
+    first = _opened(app, cookie)
+    first["undo"]["totals"].append(15)  # a request changing its session changes no other request's
+    first["device"] = "d2"
+    second = _opened(app, cookie)
+    assert second == {"device": "d1", "undo": {"game": "g1", "totals": [5, 10]}}
+    assert len(signatures_checked) == 1
+
+
+def test_a_cookie_changed_by_a_character_is_refused_after_the_real_one_was_remembered(app):
+    cookie = _cookie(app, {"device": "d1"})
+    assert _opened(app, cookie) == {"device": "d1"}
+    body, signature = cookie.rsplit(".", 1)
+    forged = f"{body}.{'A' if signature[0] != 'A' else 'B'}{signature[1:]}"
+    assert _opened(app, forged) == {}
+    other_key = create_app({"TESTING": True, "SECRET_KEY": "another", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    other_key.session_interface = app.session_interface  # the same process' memory, another app's key
+    assert _opened(other_key, cookie) == {}
+
+
+def test_a_remembered_cookie_past_the_sessions_lifetime_is_refused(app, monkeypatch):
+    cookie = _cookie(app, {"device": "d1"})
+    assert _opened(app, cookie) == {"device": "d1"}
+    later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert _opened(app, cookie) == {}
