@@ -11,11 +11,13 @@ import pytest
 from flask_babel import force_locale
 from flask_limiter._manager import LimitManager
 from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy import event
 
 from scorepad import create_app, web
 from scorepad.models import db
 
 from .conftest import game_document
+from .test_games import NEW_GAME
 
 SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
 ENGLISH = {"Accept-Language": "en-US"}
@@ -163,3 +165,39 @@ def test_a_remembered_cookie_past_the_sessions_lifetime_is_refused(app, monkeypa
     later = time.time() + app.permanent_session_lifetime.total_seconds() + 60
     monkeypatch.setattr(time, "time", lambda: later)
     assert _opened(app, cookie) == {}
+
+
+# --- What a second look costs the database -------------------------------------------------------------------------
+
+
+def _statements_of(app, look) -> list[str]:
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert look()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return statements
+
+
+def test_a_kept_scoresheet_and_a_kept_history_page_cost_one_statement_each(app, client):
+    """A second look at an unchanged game's page (a watcher's phone) and at the scorekeeper's history: the one query
+    that finds the revision and the phone's right, or the history's page of rights and their count; nothing else."""
+    game_id, _ = _game_with_a_total_past_a_thousand(client)
+    watcher = app.test_client()
+    assert watcher.get(f"/games/{game_id}").status_code == 200
+    looks = _statements_of(app, lambda: watcher.get(f"/games/{game_id}").status_code == 200)
+    assert len(looks) == 1 and "game_rights" in looks[0] and "hands" not in looks[0], looks
+    scorekeeper = app.test_client()
+    started = scorekeeper.post("/games", data=NEW_GAME)  # the phone that starts a game keeps it: it is in its history
+    assert started.status_code == 303
+    kept = started.headers["Location"].rsplit("/", 1)[1]
+    assert f"/games/{kept}" in scorekeeper.get("/history").get_data(as_text=True)
+    looks = _statements_of(app, lambda: scorekeeper.get("/history").status_code == 200)
+    assert len(looks) == 1 and "game_rights" in looks[0] and "FROM games" not in looks[0], looks
