@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from flask import Flask, Request, Response, abort, current_app, g, has_request_context, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter, RouteLimit
 from flask_limiter.errors import RateLimitExceeded
@@ -139,6 +139,8 @@ def no_store_where_a_key_is(response: Response) -> Response:
 
 # How many verified session cookies a process remembers (SessionInterface.open_session): a few KB each at most.
 VERIFIED_KEPT = 1024
+# How old an unchanged permanent session's cookie gets before it is signed and sent again (its lifetime restarts).
+REFRESH_AFTER = 24 * 60 * 60
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -171,7 +173,7 @@ class SessionInterface(SecureCookieSessionInterface):
         with self.lock:
             found = self.verified.get(key)
         if found is not None and time.time() - found[1] <= int(lifetime):
-            return self.session_class(copy.deepcopy(found[0]))
+            return self._signed_at(self.session_class(copy.deepcopy(found[0])), found[1])
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None
@@ -183,7 +185,23 @@ class SessionInterface(SecureCookieSessionInterface):
             self.verified[key] = (copy.deepcopy(data), signed.timestamp())
             while len(self.verified) > VERIFIED_KEPT:
                 self.verified.popitem(last=False)
-        return self.session_class(data)
+        return self._signed_at(self.session_class(data), signed.timestamp())
+
+    @staticmethod
+    def _signed_at(session: SecureCookieSession, moment: float) -> SecureCookieSession:
+        session.scorepad_signed_at = moment  # type: ignore[attr-defined]  # read by should_set_cookie
+        return session
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """A changed session is sent at once; an unchanged permanent one is signed again (its 400 days counted from
+        now) once its cookie is REFRESH_AFTER old, not on every answer as Flask does: a new cookie on every answer
+        cost the signing and its bytes each time, and a cookie never the same twice is never one verified before."""
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed = getattr(session, "scorepad_signed_at", None)
+        return signed is None or time.time() - signed > REFRESH_AFTER
 
 
 def trust_proxies(app: Flask) -> None:

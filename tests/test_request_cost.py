@@ -201,3 +201,25 @@ def test_a_kept_scoresheet_and_a_kept_history_page_cost_one_statement_each(app, 
     assert f"/games/{kept}" in scorekeeper.get("/history").get_data(as_text=True)
     looks = _statements_of(app, lambda: scorekeeper.get("/history").status_code == 200)
     assert len(looks) == 1 and "game_rights" in looks[0] and "FROM games" not in looks[0], looks
+
+
+def _session_cookie_set(response) -> bool:
+    return any(h.startswith("session=") for h in response.headers.getlist("Set-Cookie"))
+
+
+def test_a_phones_session_cookie_is_sent_again_when_it_changes_or_once_a_day(app, monkeypatch, signatures_checked):
+    """The phone that starts a game gets its device key (a permanent session): the same cookie then serves every
+    request, checked once, until the session changes or the cookie is a day old, when it is signed again for its
+    400 days from then."""
+    phone = app.test_client()
+    started = phone.post("/games", data=NEW_GAME)
+    assert started.status_code == 303 and _session_cookie_set(started)
+    signatures_checked.clear()
+    looks = [phone.get("/history") for _ in range(3)]
+    assert all(look.status_code == 200 and not _session_cookie_set(look) for look in looks)
+    assert len(signatures_checked) == 1
+    later = time.time() + 2 * 24 * 60 * 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    again = phone.get("/history")
+    assert again.status_code == 200 and _session_cookie_set(again)
+    assert f"/games/{started.headers['Location'].rsplit('/', 1)[1]}" in phone.get("/history").get_data(as_text=True)
