@@ -223,3 +223,24 @@ def test_a_phones_session_cookie_is_sent_again_when_it_changes_or_once_a_day(app
     again = phone.get("/history")
     assert again.status_code == 200 and _session_cookie_set(again)
     assert f"/games/{started.headers['Location'].rsplit('/', 1)[1]}" in phone.get("/history").get_data(as_text=True)
+
+
+def test_the_scorekeepers_kept_scoresheet_counts_the_link_holders_in_its_one_statement(app):
+    """The scorekeeper's page says how many other phones hold the handover link: counted by the same statement that
+    finds the revision and the right, and counted again once another phone comes in through the link."""
+    scorekeeper = app.test_client()
+    started = scorekeeper.post("/games", data=NEW_GAME)
+    assert started.status_code == 303
+    address = started.headers["Location"]
+    game_id = address.rsplit("/", 1)[1]
+    for _ in range(2):  # the first look says the game was started (made afresh); the next is kept
+        first = scorekeeper.get(address)
+    assert first.status_code == 200
+    looks = _statements_of(app, lambda: scorekeeper.get(address).get_data() == first.get_data())
+    assert len(looks) == 1 and "game_rights" in looks[0], looks
+    link = scorekeeper.get(f"/games/{game_id}/handover").get_data(as_text=True)
+    key = link.split("#key=", 1)[1].split('"', 1)[0]
+    other = app.test_client()
+    assert other.post(f"/games/{game_id}/claim", data={"key": key}).status_code == 303
+    assert "keeps score through it now" not in first.get_data(as_text=True)
+    assert "1 phone keeps score through it now." in scorekeeper.get(address).get_data(as_text=True)
