@@ -351,16 +351,23 @@ class Kept:
         self.headers = headers
         # Each form as sent, made when first asked: its body and its headers, Content-Encoding and Vary included.
         self.encoded: dict[str | None, tuple[bytes, list[tuple[str, str]]]] = {}
+        # The form each Accept-Encoding header as sent is given (browsers send a few): the header is read once.
+        self.by_header: dict[str, tuple[bytes, list[tuple[str, str]]]] = {}
 
     def answer(self) -> Response:
         """The kept answer, compressed as this browser takes it (brotli, else gzip), as Flask-Compress would."""
-        config = current_app.config
-        encoding = None
-        if len(self.body) >= config["COMPRESS_MIN_SIZE"]:
-            encoding = request.accept_encodings.best_match(config["COMPRESS_ALGORITHM"])
-        form = self.encoded.get(encoding)
+        asked = request.environ.get("HTTP_ACCEPT_ENCODING", "")
+        form = self.by_header.get(asked)
         if form is None:
-            form = self.encoded[encoding] = self._encode(encoding)
+            config = current_app.config
+            encoding = None
+            if len(self.body) >= config["COMPRESS_MIN_SIZE"]:
+                encoding = request.accept_encodings.best_match(config["COMPRESS_ALGORITHM"])
+            form = self.encoded.get(encoding)
+            if form is None:
+                form = self.encoded[encoding] = self._encode(encoding)
+            if len(self.by_header) < 16:  # any header a client makes up is read each time beyond these
+                self.by_header[asked] = form
         return Response(form[0], headers=form[1])
 
     def _encode(self, encoding: str | None) -> tuple[bytes, list[tuple[str, str]]]:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple, overload
 
 from flask import abort, current_app, request, session
-from sqlalchemy import Connection, Row, Select, bindparam, delete, event, func, insert, select, update
+from sqlalchemy import Connection, Row, Select, bindparam, case, delete, event, func, insert, select, update
 from sqlalchemy.orm import Mapper, selectinload, undefer_group
 
 from . import store
@@ -211,6 +211,8 @@ class Glance(NamedTuple):
     restored_from: str | None
     via: str | None  # how this device came by its right to change the game; None: it has none
     last_used_at: datetime | None
+    # For a scorekeeper: how many other devices came in through a link (len(holders(...))); None: not counted.
+    link_holders: int | None = None
 
     def can_edit(self) -> bool:
         """Whether this device may change the game (its use noted, as can_edit does)."""
@@ -228,8 +230,25 @@ class Glance(NamedTuple):
 
 
 _games = GameRecord.__table__
+_holders = _rights.alias("holders")
+# The scorekeeper's page names how many other phones hold the handover link: counted in the same statement (one
+# range of the index on game_rights.game_id), and only for a scorekeeper's right (CASE: no count for a watcher).
+_LINK_HOLDERS = case(
+    (
+        _rights.c.via.in_(SCOREKEEPERS),
+        select(func.count())
+        .select_from(_holders)
+        .where(
+            _holders.c.game_id == bindparam("game_id"),
+            _holders.c.via.in_((LINK, TOKEN)),
+            _holders.c.device_hash != bindparam("device"),
+        )
+        .scalar_subquery(),
+    ),
+    else_=0,
+)
 _GLANCE = (
-    select(_games.c.version, _games.c.restored_from, _rights.c.via, _rights.c.last_used_at)
+    select(_games.c.version, _games.c.restored_from, _rights.c.via, _rights.c.last_used_at, _LINK_HOLDERS)
     .select_from(
         _games.outerjoin(_rights, (_rights.c.game_id == _games.c.id) & (_rights.c.device_hash == bindparam("device")))
     )

@@ -3,20 +3,24 @@ rate limits on what a script could repeat (README, Configuration; docs/api.md, R
 
 from __future__ import annotations
 
+import copy
 import math
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import cast
 from urllib.parse import urlsplit
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
-from flask import Flask, Response, abort, current_app, g, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, Response, abort, current_app, g, has_request_context, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_limiter import Limiter, RouteLimit
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from itsdangerous import BadSignature
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, ratelimits
@@ -141,6 +145,12 @@ def no_store_where_a_key_is(response: Response) -> Response:
 # --- Secure cookies behind a TLS proxy -----------------------------------------------------
 
 
+# How many verified session cookies a process remembers (SessionInterface.open_session): a few KB each at most.
+VERIFIED_KEPT = 1024
+# How old an unchanged permanent session's cookie gets before it is signed and sent again (its lifetime restarts).
+REFRESH_AFTER = 24 * 60 * 60
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The signed session cookie, marked Secure whenever the request came over https.
 
@@ -148,9 +158,58 @@ class SessionInterface(SecureCookieSessionInterface):
     TRUSTED_PROXIES says how many proxies stand in front of it (ProxyFix, in init_app).
     """
 
+    def __init__(self) -> None:
+        # Cookies this process has verified, by (keys, cookie): their data and when they were signed (VERIFIED_KEPT).
+        self.verified: OrderedDict[tuple, tuple[dict, float]] = OrderedDict()
+        self.lock = threading.Lock()
+
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when SESSION_COOKIE_SECURE says so, or when this request came over https."""
         return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's session, its cookie's signature checked once per process: a phone sends the same cookie on every
+        request until its session changes, and checking it (key derivation, HMAC, decoding) was a fifth of a kept
+        history page. Only a cookie that passed the check is remembered, by its exact text and the keys that signed
+        it, with its data (a copy is handed out each time) and the time it was signed: its age is checked again on
+        each use, as the signature's own check would."""
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, request)
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), value)
+        lifetime = app.permanent_session_lifetime.total_seconds()
+        with self.lock:
+            found = self.verified.get(key)
+        if found is not None and time.time() - found[1] <= int(lifetime):
+            return self._signed_at(self.session_class(copy.deepcopy(found[0])), found[1])
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        try:
+            data, signed = serializer.loads(value, max_age=int(lifetime), return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        with self.lock:
+            self.verified[key] = (copy.deepcopy(data), signed.timestamp())
+            while len(self.verified) > VERIFIED_KEPT:
+                self.verified.popitem(last=False)
+        return self._signed_at(self.session_class(data), signed.timestamp())
+
+    @staticmethod
+    def _signed_at(session: SecureCookieSession, moment: float) -> SecureCookieSession:
+        session.scorepad_signed_at = moment  # type: ignore[attr-defined]  # read by should_set_cookie
+        return session
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """A changed session is sent at once; an unchanged permanent one is signed again (its 400 days counted from
+        now) once its cookie is REFRESH_AFTER old, not on every answer as Flask does: a new cookie on every answer
+        cost the signing and its bytes each time, and a cookie never the same twice is never one verified before."""
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed = getattr(session, "scorepad_signed_at", None)
+        return signed is None or time.time() - signed > REFRESH_AFTER
 
 
 def trust_proxies(app: Flask) -> None:
@@ -302,6 +361,23 @@ def too_many_requests(error: RateLimitExceeded) -> Response:
     return response
 
 
+# Limits Flask-Limiter would check on every request, before the view: the app-wide ones of its configuration. Scorepad
+# sets none; an operator could (FLASK_RATELIMIT_DEFAULT=...), and then every request is checked as before.
+_APP_WIDE_LIMITS = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+
+def _check_only_limited_views(app: Flask, limiter: Limiter) -> None:
+    """Take away Flask-Limiter's check before every request when no app-wide limit is set: Scorepad's limits are all
+    on views (_limits), and each of those checks itself when its view is called, so the hook found nothing to count
+    on any request, at a tenth of a kept page's time (resolving the route's limits and exemptions). The hooks after
+    the request stay: they count a limit's conditional hits (deduct_when) and end the limiter's request context."""
+    if any(app.config.get(name) for name in _APP_WIDE_LIMITS):
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:
+        hooks.remove(limiter._check_request_limit)
+
+
 def init_app(app: Flask) -> None:
     """Headers on every answer, Secure cookies over https, trusted proxies, and the rate limits.
 
@@ -316,6 +392,7 @@ def init_app(app: Flask) -> None:
     # One limiter for each app: its counts (memory://) and settings are that app's alone.
     limiter = Limiter(get_remote_address, app=app, default_limits=[])
     app.extensions["scorepad_limiter"] = limiter
+    _check_only_limited_views(app, limiter)
     app.register_error_handler(RateLimitExceeded, too_many_requests)
     limits = _limits(app, limiter)
     for endpoint, route in list(app.view_functions.items()):

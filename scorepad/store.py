@@ -486,8 +486,9 @@ def read_for_change(game_id: str, device: str | None = None, key: str | None = N
 def reading_only() -> None:
     """Call first in a view that only reads (a write it may make is one statement, committed at once): the
     request's session then reads in autocommit, so PostgreSQL is not sent a BEGIN and a ROLLBACK around its
-    queries (two round trips). SQLite reads without either anyway."""
-    if not db.session().in_transaction():
+    queries (two round trips). SQLite reads without either anyway, so its connection is left as it is (switching it
+    and back costs a PRAGMA: glancing)."""
+    if not db.session().in_transaction() and db.session.get_bind().dialect.name != "sqlite":
         db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
@@ -538,8 +539,12 @@ def glancing(engine: Engine | None = None) -> Connection:
     revision, a device's rights): outside the request's session, whose transaction costs more to set up and
     end than the look, and in autocommit, so PostgreSQL is sent no BEGIN and ROLLBACK around the query (two
     round trips of three). `engine`: the app's (db.engine) unless given, as delivery.RevisionGate does outside
-    Flask."""
-    return (engine or db.engine).connect().execution_options(isolation_level="AUTOCOMMIT")
+    Flask. On SQLite, which reads without either, the connection is left as it is: switching it to autocommit and
+    back costs a PRAGMA on its return to the pool, twice the look itself."""
+    engine = engine or db.engine
+    if engine.dialect.name == "sqlite":
+        return engine.connect()
+    return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
 
 
 def game_id_of_room_code(room_code: str) -> str | None:

@@ -15,6 +15,7 @@ import brotli
 from babel.numbers import format_decimal
 from flask import Flask, Response, abort, make_response, redirect, render_template, url_for
 from flask import request as plain_request
+from flask.globals import _cv_app
 from flask_babel import force_locale, format_date, get_locale, get_translations, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
@@ -116,9 +117,25 @@ def pick_language() -> str:
 
 
 def language() -> str:
-    """The language this request is answered in (en, es, pt_BR, it); English outside a request."""
+    """The language this request is answered in (en, es, pt_BR, it); English outside a request.
+
+    A page made afresh asks it for each figure (`number`, 1,600 on a 200-hand page): it is named once for the locale
+    Flask-Babel chose for this request and kept beside it, in Babel's own place for the request's locale (the app
+    context's `g`), so it lives exactly as long as Babel's choice and never reaches another request. Kept with the
+    locale it names: inside `force_locale`, which puts another locale there for a while, the other is named."""
+    context = _cv_app.get(None)
+    babel = None if context is None else context.g.__dict__.get("_flask_babel")  # flask_babel._get_current_context
+    locale = getattr(babel, "babel_locale", None)
+    named = getattr(babel, "scorepad_language", None)
+    if locale is not None and named is not None and named[0] is locale:
+        return named[1]
     locale = get_locale()
-    return "en" if locale is None else str(locale)
+    if locale is None:
+        return "en"
+    babel = _cv_app.get().g.__dict__.get("_flask_babel")
+    if babel is not None:
+        babel.scorepad_language = (locale, str(locale))
+    return str(locale)
 
 
 def choose_language(code: str) -> BaseResponse:

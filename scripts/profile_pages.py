@@ -50,6 +50,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=300)
     parser.add_argument("--profile", help="profile this read with cProfile instead of timing them all")
     parser.add_argument("--callees", help="with --profile: also what the functions matching this call, and their cost")
+    parser.add_argument("--callers", help="with --profile: also what calls the functions matching this")
+    parser.add_argument("--lines", type=int, default=25, help="with --profile: how many functions each list shows")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="scorepad-profile-"))
     url = args.postgres or f"sqlite:///{work / 'profile.sqlite'}"
@@ -62,8 +64,9 @@ def main() -> None:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": bench.SECRET})
-    client = app.test_client()
-    client.set_cookie(fixture["cookie_name"], fixture["cookie"])
+    # As the benchmark asks: the history with its phone's session cookie, the rest as a watcher's phone (no cookie).
+    client, phone = app.test_client(), app.test_client()
+    phone.set_cookie(fixture["cookie_name"], fixture["cookie"])
     asked = reads(fixture)
     live = client.get(asked["poll_unchanged"][0])
     poll, gz = asked["poll_unchanged"]
@@ -73,19 +76,23 @@ def main() -> None:
         path, headers = asked[name]
         if path.endswith("?look="):
             path += uuid.uuid4().hex
-        return client.get(path, headers=headers).status_code
+        return (phone if name.startswith("history") else client).get(path, headers=headers).status_code
 
     for name in asked:  # each once, to fill what is kept and check the answer
         status = once(name)
         assert status == (304 if name == "poll_unchanged" else 200), (name, status)
+    listed = phone.get(asked["history"][0]).get_data(as_text=True).count('href="/games/')
+    assert listed >= 50, f"the history lists {listed} games: is the phone's cookie sent?"
     if args.profile:
         profile = cProfile.Profile(time.process_time)
         profile.runcall(lambda: [once(args.profile) for _ in range(args.repeat)])
         stats = pstats.Stats(profile).strip_dirs()
-        stats.sort_stats("tottime").print_stats(25)
-        stats.sort_stats("cumulative").print_stats(25)
+        stats.sort_stats("tottime").print_stats(args.lines)
+        stats.sort_stats("cumulative").print_stats(args.lines)
         if args.callees:
             stats.print_callees(args.callees)
+        if args.callers:
+            stats.print_callers(args.callers)
         return
     times: dict[str, list[float]] = {name: [] for name in asked}
     for _ in range(args.repeat):  # interleaved, so a busy moment of the machine falls on every read alike

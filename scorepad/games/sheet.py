@@ -39,9 +39,12 @@ def show(game_id: str) -> ResponseReturnValue:
     editable = seen.can_edit()
     scorekeeper = editable and seen.scorekeeper
     holders = 0
-    if scorekeeper:  # one more query, for the scorekeeper alone: who holds the handover link
-        store.reading_only()
-        holders = len(rights.holders(game_id))
+    if scorekeeper:  # who holds the handover link: counted by the glance, else (a page read whole) one more query
+        if seen.link_holders is None:
+            store.reading_only()
+            holders = len(rights.holders(game_id))
+        else:
+            holders = seen.link_holders
     original = _original(seen.restored_from)
     undo = offer_for_page(game_id, seen.version) if editable else None
     # The page that follows a change (it offers Undo, or says what was done): for a moment nothing on it takes a
