@@ -9,6 +9,8 @@ game of its tables: any save at any table raises it, read in one small statement
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -271,12 +273,34 @@ _STANDINGS = (
 )
 
 
+# Events read back, by id and version (the document changes only with the version: a late pair), for load_standings:
+# a wall screen of 2,000 pairs reads the same document on every change at a table.
+_EVENTS_READ: OrderedDict[tuple[str, int], events.Event] = OrderedDict()
+_EVENTS_LOCK = threading.Lock()
+
+
+def _event_read(event_id: str, version: int, document: dict) -> events.Event:
+    """The event document read back, once per version of the event in this process (64 kept)."""
+    with _EVENTS_LOCK:
+        read = _EVENTS_READ.get((event_id, version))
+        if read is not None:
+            _EVENTS_READ.move_to_end((event_id, version))
+            return read
+    read = events.event_from_json(document)
+    with _EVENTS_LOCK:
+        _EVENTS_READ[(event_id, version)] = read
+        while len(_EVENTS_READ) > 64:
+            _EVENTS_READ.popitem(last=False)
+    return read
+
+
 def load_standings(event_id: str) -> StoredEvent:
     """The event read for its standings alone (the wall screen, the API's reads, the results): its row, its rounds,
     and its tables with their games' kept figures (`StoredEvent.figures`) in one statement; EventNotFound if none.
     A game whose figures are not kept for its version (stored before figures were kept) is loaded and scored once.
     Read-only: its tables are rows (no seats, no games), never to be changed or confirmed through."""
     held = load_event(event_id, games=False, tables=False)
+    held.read = (held.record.document, _event_read(event_id, held.record.version, held.record.document))
     rows = db.session.execute(_STANDINGS, {"event_id": event_id}).all()
     figures, unkept, seated = {}, [], []
     for round, table, north, east, game_id, confirmed, version, kept, kind, first, second, ended, hands in rows:
