@@ -407,7 +407,7 @@ def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
             **context,
         )
 
-    return delivery.tagged(delivery.made_once(("wall", tag), make), tag, vary=())
+    return delivery.tagged(delivery.made_once(("wall", tag), make), tag, vary=("Accept-Language", "Cookie"))
 
 
 @bp.get("/<event_id>")
