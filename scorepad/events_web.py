@@ -398,6 +398,7 @@ def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
     event read after it is as new or newer, so a kept answer is never older than its tag."""
 
     def make() -> Response:
+        store.reading_only()  # reads alone: no BEGIN and ROLLBACK around them on PostgreSQL
         context = event_context(event_store.load_standings(event_id))
         return render(
             "events/wall.html",
