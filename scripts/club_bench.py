@@ -185,11 +185,10 @@ def load(host: str, event_path: Path, seconds: float, out: Path) -> None:
 # --- The server ---------------------------------------------------------------------------------------
 
 
-def start_servers(url: str, port: int, count: int, work: Path, label: str, sync: bool) -> list[subprocess.Popen]:
+def start_servers(url: str, port: int, count: int, work: Path, label: str, threads: int) -> list[subprocess.Popen]:
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false"}
-    # As the Procfile runs it: two workers of four threads each (gthread), so a poll never waits behind a page made;
-    # --sync: two sync workers, as before, to compare.
-    workers = ["-k", "sync"] if sync else ["-k", "gthread", "--threads", "4"]
+    # As the Procfile runs it: two sync workers; --threads N: two workers of N threads each (gthread), to compare.
+    workers = ["-k", "gthread", "--threads", str(threads)] if threads > 1 else ["-k", "sync"]
     command = [str(BIN / "gunicorn"), "-w", "2", *workers, "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
     if count > 1:
         command.append("--reuse-port")
@@ -250,7 +249,7 @@ def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
     """One event of `tables` tables on a fresh database, under load for args.seconds."""
     migrate(url)
     port = free_port()
-    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label, args.sync)
+    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label, args.threads)
     host = f"http://127.0.0.1:{port}"
     try:
         event_path = work / f"{label}-{tables}-event.json"
@@ -331,12 +330,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--two-servers", action="store_true", help="two gunicorn servers on one port (PostgreSQL)")
     parser.add_argument("--only-postgres", action="store_true")
-    parser.add_argument("--sync", action="store_true", help="two sync workers (no threads), to compare")
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread), to compare")
     args = parser.parse_args()
     args.tables = [int(t) for t in args.tables.split(",")]
     work = Path(tempfile.mkdtemp(prefix="scorepad-club."))
     try:
-        workers = "2 sync workers" if args.sync else "2 workers of 4 threads"
+        workers = f"2 workers of {args.threads} threads" if args.threads > 1 else "2 sync workers"
         print(f"Machine: {machine()}. Gunicorn {workers} per server; locust on the same machine.")
         if not args.only_postgres and not args.two_servers:
             report("SQLite", run_database("SQLite", "sqlite://", args, work))
