@@ -187,11 +187,19 @@ def init_app(app: Flask) -> None:
     app.wsgi_app = StaticFiles(RevisionGate(app.wsgi_app, app), root, static_url, versions)  # type: ignore[method-assign]
 
 
+# More answers RevisionGate gives 304 before Flask, added by a blueprint (events_web: the wall screen's poll): each an
+# address (a compiled pattern, matched in full) and what gives the ETag of the answer it would make now for this
+# request, from the match, the request's environ and the engine (None: no such thing, the app answers).
+REVISION_GATES = "scorepad_revision_gates"
+Gate = tuple[re.Pattern[str], Callable[[re.Match[str], WSGIEnvironment, Engine], str | None]]
+
+
 class RevisionGate:
     """WSGI middleware for what an open scoreboard asks every few seconds (share.scoreboard_live): while the game
     is at the revision the scoreboard shows, the 304 is answered here, from one query of the revision, before
     Flask builds a request, opens the session or runs a hook. Anything else, a changed game included, goes on to
-    the app, which answers the same way (the same ETag and headers) when it gets there."""
+    the app, which answers the same way (the same ETag and headers) when it gets there. The same for the addresses
+    a blueprint adds (app.extensions[REVISION_GATES]: the wall screen's poll)."""
 
     LIVE = re.compile(r"/games/([^/]+)/scoreboard/live")
 
@@ -200,26 +208,40 @@ class RevisionGate:
         self.app = app
         self.engine: Engine | None = None
 
-    def revision(self, game_id: str) -> str | None:
-        """The live tag of what the game's scoreboard shows (live_tag), or None for no such game."""
-        from . import store
+    def the_engine(self) -> Engine:
         from .models import db
 
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
-        seen = store.scoreboard_revision(game_id, self.engine)
+        return self.engine
+
+    def revision(self, game_id: str) -> str | None:
+        """The live tag of what the game's scoreboard shows (live_tag), or None for no such game."""
+        from . import store
+
+        seen = store.scoreboard_revision(game_id, self.the_engine())
         return None if seen is None else live_tag(seen.version, seen.rematch_id)
+
+    def tag_now(self, path: str, environ: WSGIEnvironment) -> str | None:
+        """The tag of the answer this address would get now, if it is one answered here (else None)."""
+        live = self.LIVE.fullmatch(path)
+        if live is not None:
+            return self.revision(live[1])
+        gate: Gate
+        for gate in self.app.extensions.get(REVISION_GATES, ()):
+            found = gate[0].fullmatch(path)
+            if found is not None:
+                return gate[1](found, environ, self.the_engine())
+        return None
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
-            live = self.LIVE.fullmatch(environ.get("PATH_INFO", ""))
-            if live is not None:
-                tag = self.revision(live[1])
-                if tag is not None and parse_etags(asked).contains_weak(tag):
-                    start_response("304 Not Modified", live_not_modified_headers(tag))
-                    return []
+            tag = self.tag_now(environ.get("PATH_INFO", ""), environ)
+            if tag is not None and parse_etags(asked).contains_weak(tag):
+                start_response("304 Not Modified", live_not_modified_headers(tag))
+                return []
         return self.application(environ, start_response)
 
 

@@ -9,11 +9,14 @@ game of its tables: any save at any table raises it, read in one small statement
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from . import events, store
@@ -26,16 +29,64 @@ class EventNotFound(Exception):
     """No event has this id."""
 
 
+class SeatedTable(Protocol):
+    """One table of one round as the standings read it: an EventTableRecord, or a row of `load_standings`."""
+
+    @property
+    def round(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def pairs(self) -> Sequence[int]: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def confirmed_version(self) -> int | None: ...
+
+
+class SeatRow(NamedTuple):
+    """A table of a round as `load_standings` reads it (a SeatedTable)."""
+
+    round: int
+    table: int
+    pairs: tuple[int, int]
+    game_id: str
+    confirmed_version: int | None
+
+
+class TableFigures(NamedTuple):
+    """What the standings need of a table's game: its version, each side's cumulative, finished, hands played."""
+
+    version: int
+    points: tuple[int, int]
+    finished: bool
+    hands: int
+
+    @classmethod
+    def of(cls, stored: store.Stored) -> TableFigures:
+        score = stored.score
+        return cls(stored.record.version, (score.totals[0], score.totals[1]), score.finished, len(score.hands))
+
+
 @dataclass
 class StoredEvent:
     """An event as stored: its row, its document read back, its rounds, tables (by round, then table), seats,
-    and the games of its tables (loaded with them)."""
+    and the games of its tables (loaded with them); or, read for the standings alone (`load_standings`), each
+    table's figures (`figures`, by game) in place of its game."""
 
     record: EventRecord
     rounds: list[EventRoundRecord]
     tables: list[EventTableRecord]
     seats: list[EventSeatRecord]
     games: dict[str, store.Stored] = field(default_factory=dict)
+    figures: dict[str, TableFigures] | None = None
+    read: tuple[Any, events.Event] | None = field(default=None, repr=False, compare=False)
+
+    def table_figures(self) -> dict[str, TableFigures]:
+        """Each table's figures by game: as read for the standings, else from the games loaded."""
+        if self.figures is not None:
+            return self.figures
+        return {game_id: TableFigures.of(stored) for game_id, stored in self.games.items()}
 
     @property
     def id(self) -> str:
@@ -43,47 +94,51 @@ class StoredEvent:
 
     @property
     def event(self) -> events.Event:
-        return events.event_from_json(self.record.document)
+        """The event's document read back: once for each document the row holds (a late pair gives it a new one)."""
+        document = self.record.document
+        if self.read is None or self.read[0] is not document:
+            self.read = (document, events.event_from_json(document))
+        return self.read[1]
 
     @property
     def revision(self) -> int:
         """The event's version plus its games' versions (as `event_revision` reads it)."""
-        return self.record.version + sum(stored.record.version for stored in self.games.values())
+        return self.record.version + sum(figures.version for figures in self.table_figures().values())
 
     def round_tables(self, round: int) -> list[EventTableRecord]:
         return [table for table in self.tables if table.round == round]
 
-    def table_result(self, table: EventTableRecord, closed: bool) -> events.TableResult:
+    @staticmethod
+    def table_result(table: SeatedTable, closed: bool, figures: TableFigures | None) -> events.TableResult:
         """One table as it stands: each pair's cumulative, hands played, finished (or closed), confirmed."""
-        stored = self.games.get(table.game_id)
-        if stored is None:  # its game was deleted: the table counts nothing, and holds no round up
+        if figures is None:  # its game was deleted: the table counts nothing, and holds no round up
             return events.TableResult(table.table, (table.pairs[0], table.pairs[1]), finished=True, game=None)
-        score = stored.score
         return events.TableResult(
             table=table.table,
             pairs=(table.pairs[0], table.pairs[1]),
-            points=(score.totals[0], score.totals[1]),
-            finished=score.finished or closed,
-            confirmed=score.finished and table.confirmed_version == stored.record.version,
-            hands=len(score.hands),
+            points=figures.points,
+            finished=figures.finished or closed,
+            confirmed=figures.finished and table.confirmed_version == figures.version,
+            hands=figures.hands,
             game=table.game_id,
         )
 
     def results(self) -> tuple[events.RoundResult, ...]:
         """Every round started, with its tables' results: what the standings are worked out from."""
-        return tuple(
-            events.RoundResult(
-                tuple(self.table_result(table, held.closed) for table in self.round_tables(held.round)),
-                held.bye,
-            )
-            for held in self.rounds
-        )
+        figures = self.table_figures()
+        by_round: dict[int, list[events.TableResult]] = {held.round: [] for held in self.rounds}
+        closed = {held.round: held.closed for held in self.rounds}
+        for table in self.tables:  # in order: by round, then table
+            if table.round in by_round:
+                by_round[table.round].append(self.table_result(table, closed[table.round], figures.get(table.game_id)))
+        return tuple(events.RoundResult(tuple(by_round[held.round]), held.bye) for held in self.rounds)
 
-    def document(self) -> dict[str, Any]:
-        """The event document with everything the server adds (docs/events.md)."""
+    def document(self, results: tuple[events.RoundResult, ...] | None = None) -> dict[str, Any]:
+        """The event document with everything the server adds (docs/events.md); `results`: as results() gives them,
+        if worked out already."""
         return events.event_document(
             self.event,
-            self.results(),
+            self.results() if results is None else results,
             id=self.id,
             room_code=self.record.room_code,
             revision=self.revision,
@@ -161,8 +216,9 @@ def _touch(record: EventRecord) -> None:
     record.updated_at = datetime.now(UTC)
 
 
-def load_event(event_id: str, games: bool = True) -> StoredEvent:
-    """The event with its rounds, tables and seats, and (`games`) every table's game: EventNotFound if none."""
+def load_event(event_id: str, games: bool = True, tables: bool = True) -> StoredEvent:
+    """The event with its rounds, tables and seats, and (`games`) every table's game: EventNotFound if none.
+    `tables` False: its rounds alone (load_standings reads the tables itself)."""
     record = db.session.get(EventRecord, event_id) if store.GAME_ID.fullmatch(event_id) else None
     if record is None:
         raise EventNotFound(event_id)
@@ -171,7 +227,9 @@ def load_event(event_id: str, games: bool = True) -> StoredEvent:
             select(EventRoundRecord).where(EventRoundRecord.event_id == event_id).order_by(EventRoundRecord.round)
         )
     )
-    tables = list(
+    if not tables:
+        return StoredEvent(record, rounds, [], [])
+    seated = list(
         db.session.scalars(
             select(EventTableRecord)
             .where(EventTableRecord.event_id == event_id)
@@ -183,9 +241,79 @@ def load_event(event_id: str, games: bool = True) -> StoredEvent:
             select(EventSeatRecord).where(EventSeatRecord.event_id == event_id).order_by(EventSeatRecord.table)
         )
     )
-    held = StoredEvent(record, rounds, tables, seats)
+    held = StoredEvent(record, rounds, seated, seats)
     if games:
-        held.games = {stored.id: stored for stored in store.load_games([t.game_id for t in tables])}
+        held.games = {stored.id: stored for stored in store.load_games([t.game_id for t in seated])}
+    return held
+
+
+_tables = EventTableRecord.__table__
+_games = GameRecord.__table__
+# Every table of an event with what the standings need of its game, from the figures kept with the game's version
+# (store: "Figures kept until the next change"): one statement, no game loaded, no hand read, nothing scored.
+_STANDINGS = (
+    select(
+        _tables.c.round,
+        _tables.c.table,
+        _tables.c.pairs[0].as_integer().label("north_south"),
+        _tables.c.pairs[1].as_integer().label("east_west"),
+        _tables.c.game_id,
+        _tables.c.confirmed_version,
+        _games.c.version,
+        _games.c.figures_version,
+        _games.c.figures["format"].as_integer().label("figures_format"),
+        _games.c.figures[("totals", 0)].as_integer().label("first"),
+        _games.c.figures[("totals", 1)].as_integer().label("second"),
+        _games.c.figures["finished"].as_boolean().label("finished"),
+        func.json_array_length(_games.c.figures["hands"]).label("hands"),
+    )
+    .select_from(_tables.outerjoin(_games, _games.c.id == _tables.c.game_id))
+    .where(_tables.c.event_id == bindparam("event_id"))
+    .order_by(_tables.c.round, _tables.c.table)
+)
+
+
+# Events read back, by id and version (the document changes only with the version: a late pair), for load_standings:
+# a wall screen of 2,000 pairs reads the same document on every change at a table.
+_EVENTS_READ: OrderedDict[tuple[str, int], events.Event] = OrderedDict()
+_EVENTS_LOCK = threading.Lock()
+
+
+def _event_read(event_id: str, version: int, document: dict) -> events.Event:
+    """The event document read back, once per version of the event in this process (64 kept)."""
+    with _EVENTS_LOCK:
+        read = _EVENTS_READ.get((event_id, version))
+        if read is not None:
+            _EVENTS_READ.move_to_end((event_id, version))
+            return read
+    read = events.event_from_json(document)
+    with _EVENTS_LOCK:
+        _EVENTS_READ[(event_id, version)] = read
+        while len(_EVENTS_READ) > 64:
+            _EVENTS_READ.popitem(last=False)
+    return read
+
+
+def load_standings(event_id: str) -> StoredEvent:
+    """The event read for its standings alone (the wall screen, the API's reads, the results): its row, its rounds,
+    and its tables with their games' kept figures (`StoredEvent.figures`) in one statement; EventNotFound if none.
+    A game whose figures are not kept for its version (stored before figures were kept) is loaded and scored once.
+    Read-only: its tables are rows (no seats, no games), never to be changed or confirmed through."""
+    held = load_event(event_id, games=False, tables=False)
+    held.read = (held.record.document, _event_read(event_id, held.record.version, held.record.document))
+    rows = db.session.execute(_STANDINGS, {"event_id": event_id}).all()
+    figures, unkept, seated = {}, [], []
+    for round, table, north, east, game_id, confirmed, version, kept, kind, first, second, ended, hands in rows:
+        seated.append(SeatRow(round, table, (north, east), game_id, confirmed))
+        if version is None:  # the game was deleted
+            continue
+        if kept != version or kind != store.FIGURES_FORMAT or first is None:
+            unkept.append(game_id)
+            continue
+        figures[game_id] = TableFigures(version, (first, second), bool(ended), hands)
+    figures.update({stored.id: TableFigures.of(stored) for stored in store.load_games(unkept)})
+    held.tables = seated  # type: ignore[assignment]  # rows with an EventTableRecord's attributes (SeatedTable)
+    held.figures = figures
     return held
 
 
@@ -321,6 +449,41 @@ def event_revision(event_id: str) -> int | None:
     if not store.GAME_ID.fullmatch(event_id):
         return None
     return db.session.execute(_REVISION, {"event_id": event_id}).scalar()
+
+
+_LATEST_START = (
+    select(EventRoundRecord.started_at)
+    .where(EventRoundRecord.event_id == bindparam("event_id"))
+    .order_by(EventRoundRecord.round.desc())
+    .limit(1)
+    .scalar_subquery()
+)
+_WALL_GLANCE = select(
+    EventRecord.version + _GAMES_VERSIONS, _LATEST_START, EventRecord.document["round_minutes"].as_integer()
+).where(EventRecord.id == bindparam("event_id"))
+
+
+class WallGlance(NamedTuple):
+    """What the wall screen's poll needs to know whether anything changed: the event's revision, and when the
+    round being played ends (None: no clock)."""
+
+    revision: int
+    ends: datetime | None
+
+
+def wall_glance(event_id: str, engine: Engine | None = None) -> WallGlance | None:
+    """The event's revision and its round's end in one statement, on a connection of its own in autocommit
+    (store.glancing: the wall's unchanged poll, also before Flask, delivery.RevisionGate), or None if there is no
+    such event."""
+    if not store.GAME_ID.fullmatch(event_id):
+        return None
+    with store.glancing(engine) as connection:
+        row = connection.execute(_WALL_GLANCE, {"event_id": event_id}).first()
+    if row is None:
+        return None
+    revision, started, minutes = row
+    ends = store.utc(started) + timedelta(minutes=minutes) if started is not None and minutes else None
+    return WallGlance(revision, ends)
 
 
 def place_of_room_code(code: str) -> tuple[str, int | None] | None:

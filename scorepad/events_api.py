@@ -142,7 +142,7 @@ def get_event(event_id: str) -> ResponseReturnValue:
         raise event_store.EventNotFound(event_id)
     if delivery.revision_match(revision) is not None:
         return delivery.not_modified(str(revision), weak=False)
-    held = event_store.load_event(event_id)
+    held = event_store.load_standings(event_id)
     return delivery.strong_tag(jsonify(held.document()), str(held.revision))
 
 
@@ -214,7 +214,7 @@ def correction_json(correction: event_store.EventCorrection) -> dict[str, Any]:
 @bp.get("/<event_id>/results.json")
 def results_json(event_id: str) -> ResponseReturnValue:
     """The event's results as a file: the whole document with its standings and every round's tables."""
-    held = event_store.load_event(event_id)
+    held = event_store.load_standings(event_id)
     response = jsonify(held.document())
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event_id}.json"'
     return response
@@ -287,7 +287,7 @@ def results_rows(held: event_store.StoredEvent) -> list[list[object]]:
 @bp.get("/<event_id>/results.csv")
 def results_csv(event_id: str) -> ResponseReturnValue:
     """The event's results as CSV: the standings, then every table of every round."""
-    held = event_store.load_event(event_id)
+    held = event_store.load_standings(event_id)
     out = io.StringIO()
     writer = csv.writer(out)
     for row in results_rows(held):

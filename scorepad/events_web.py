@@ -6,18 +6,33 @@ table from round to round), the wall screen (standings, the round's tables, the 
 from __future__ import annotations
 
 import functools
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from . import delivery, document, event_service, event_store, events, rights, store
 from .rules import RuleError
-from .web import load_or_404, render, translated
+from .web import LANGUAGE_COOKIE, LANGUAGES, load_or_404, render, translated
 
 bp = Blueprint("events_web", __name__, url_prefix="/events")
 
@@ -131,28 +146,58 @@ def new_event() -> ResponseReturnValue:
 # --- The director's page --------------------------------------------------------------------------------------
 
 
-def table_lines(held: event_store.StoredEvent, round: int) -> list[dict[str, Any]]:
-    """Each table of a round as the pages show it: pairs' names, hands played, state, points, its game."""
+# Rows made once per figures and language and kept in this process (templates/events/_rows.html): a changed wall
+# screen renders only the rows that changed. Bounded: a night of 1,000 tables has about 3,000 rows at a time.
+ROWS_KEPT = 50_000
+
+
+@functools.lru_cache(maxsize=ROWS_KEPT)
+def _row(language: str, macro: str, *values: Any) -> Markup:
+    """One row of templates/events/_rows.html, made in this request's language (`language` names it in the key)."""
+    made = current_app.jinja_env.get_template("events/_rows.html").module
+    return Markup(getattr(made, macro)(*values))
+
+
+def table_lines(held: event_store.StoredEvent, round: int, results: Any = None) -> list[dict[str, Any]]:
+    """Each table of a round as the pages show it: pairs' names, hands played, state, points, its game, its row."""
     event = held.event
-    results = held.results()
+    results = held.results() if results is None else results
     result = results[round] if round < len(results) else None
+    language = delivery.language()
     lines = []
     for table in result.tables if result else ():
-        first, second = (event.pairs[p] for p in table.pairs)
+        names = (event.pairs[table.pairs[0]].name, event.pairs[table.pairs[1]].name)
         state = "confirmed" if table.confirmed else ("finished" if table.finished else "provisional")
+        of = event.hands_per_game
+        row = _row(language, "table_row", table.table, names, table.hands, of, state, table.points)
         lines.append(
             {
                 "table": table.table,
-                "names": (first.name, second.name),
+                "names": names,
                 "hands": table.hands,
-                "of": event.hands_per_game,
+                "of": of,
                 "state": state,
                 "points": table.points,
                 "game": table.game,
                 "round": round,
+                "row": row,
             }
         )
     return lines
+
+
+def _figures(line: events.Standing) -> tuple[int, int, int, int]:
+    return line.match_points, line.difference, line.points, line.played
+
+
+def standings_body(event: events.Event, lines: tuple[events.Standing, ...]) -> Markup:
+    """The standings' rows, best first: each one's rank, then its cells as made once (_row)."""
+    language, scoring, pairs = delivery.language(), event.scoring, event.pairs
+    rows = (
+        (line.rank, _row(language, "standing_cells", pairs[line.pair].name, scoring, *_figures(line))) for line in lines
+    )
+    # Plain strings joined (adding a str to Markup would escape it): the cells are escaped markup already.
+    return Markup("\n".join(f'<tr><td class="rank">{rank}</td>{cells}</tr>' for rank, cells in rows))
 
 
 def clock(held: event_store.StoredEvent) -> dict[str, Any] | None:
@@ -171,19 +216,22 @@ def minutes_left(ends: datetime) -> int:
 
 def event_context(held: event_store.StoredEvent) -> dict[str, Any]:
     """What the director's page and the wall screen show."""
-    doc = held.document()
+    event = held.event
+    results = held.results()
     round = len(held.rounds) - 1
     bye = held.rounds[-1].bye if held.rounds else None
+    tables = table_lines(held, round, results)
     return {
         "held": held,
-        "doc": doc,
-        "pairs": doc["pairs"],
-        "standings": doc["standings"],
+        "doc": {"name": event.name, "rounds": event.rounds, "movement": event.movement, "scoring": event.scoring},
+        "pairs": event.pairs,
+        "standings": standings_body(event, events.standings(event, results)),
         "round": round,
-        "tables": table_lines(held, round),
-        "bye_name": doc["pairs"][bye]["name"] if bye is not None and bye < len(doc["pairs"]) else None,
+        "tables": tables,
+        "tables_body": Markup("\n".join(line["row"] for line in tables)),
+        "bye_name": event.pairs[bye].name if bye is not None and bye < len(event.pairs) else None,
         "clock": clock(held),
-        "finished": doc["status"] == "finished",
+        "finished": events.event_status(event, results) == "finished",
     }
 
 
@@ -327,60 +375,84 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
 
 # --- The wall screen -----------------------------------------------------------------------------------------
 
-
-def wall_tag(event_id: str, revision: int, held_clock: dict | None) -> str:
-    """The wall's ETag: the event's revision, and the minute of its clock (the countdown moves once a minute)."""
-    minute = held_clock["left"] if held_clock else ""
-    return f"{event_id}-{revision}-{minute}"
+WALL_LIVE = re.compile(r"/events/([^/]+)/live")
 
 
-def _clock_only(event_id: str) -> dict | None:
-    """The clock's minute without loading the games (the poll's 304 needs no more)."""
-    held = _load(event_id, games=False)
-    return clock(held)
+def wall_tag(event_id: str, glance: event_store.WallGlance, language: str, build: str) -> str:
+    """The wall's ETag: the event's revision, the minute of its clock (the countdown moves once a minute), the
+    language it is said in and the build (a new deploy's templates)."""
+    minute = minutes_left(glance.ends) if glance.ends is not None else ""
+    return f"{event_id}-{glance.revision}-{minute}-{language}-{build}"
+
+
+def _glance(event_id: str) -> event_store.WallGlance:
+    glance = event_store.wall_glance(event_id)
+    if glance is None:
+        abort(404, NO_EVENT)
+    return glance
+
+
+def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
+    """The wall screen (`block`: the board alone, what its poll swaps in), made once per tag (revision, minute and
+    language: wall_tag) and shared by every wall (delivery.made_once). The tag is read first: what is made from the
+    event read after it is as new or newer, so a kept answer is never older than its tag."""
+
+    def make() -> Response:
+        store.reading_only()  # reads alone: no BEGIN and ROLLBACK around them on PostgreSQL
+        context = event_context(event_store.load_standings(event_id))
+        return render(
+            "events/wall.html",
+            block,
+            poll_seconds=POLL_SECONDS,
+            poll_headers={"If-None-Match": f'W/"{tag}"'},
+            **context,
+        )
+
+    return delivery.tagged(delivery.made_once(("wall", tag), make), tag, vary=("Accept-Language", "Cookie"))
 
 
 @bp.get("/<event_id>")
 def wall(event_id: str) -> ResponseReturnValue:
     """The wall screen: standings and the round's tables, the clock; it asks for changes every 2 s."""
-    held = _load(event_id)
-    context = event_context(held)
-    tag = wall_tag(event_id, held.revision, context["clock"])
-    return render(
-        "events/wall.html",
-        poll_seconds=POLL_SECONDS,
-        poll_headers={"If-None-Match": f'W/"{tag}"'},
-        **context,
-    )
+    tag = wall_tag(event_id, _glance(event_id), delivery.language(), current_app.config["BUILD_ID"])
+    return _wall_answer(event_id, None, tag)
 
 
 @bp.get("/<event_id>/live")
 def wall_live(event_id: str) -> ResponseReturnValue:
     """What an open wall screen asks every POLL_SECONDS: 304 while nothing changed (one small statement, nothing
-    scored), else the standings and tables to swap in."""
-    revision = event_store.event_revision(event_id)
-    if revision is None:
-        abort(404, NO_EVENT)
-    held = _load(event_id, games=False)
-    tag = wall_tag(event_id, revision, clock(held))
+    scored: answered before Flask by delivery.RevisionGate, through wall_gate), else the standings and tables to
+    swap in."""
+    glance = _glance(event_id)
+    tag = wall_tag(event_id, glance, delivery.language(), current_app.config["BUILD_ID"])
     if request.if_none_match.contains_weak(tag):
-        response = Response(status=304)
-        response.set_etag(tag, weak=True)
-        response.headers["Cache-Control"] = "no-cache"
-        return response
-    held = _load(event_id)
-    context = event_context(held)
-    tag = wall_tag(event_id, held.revision, context["clock"])
-    response = make_response(
-        render(
-            "events/wall.html",
-            "board",
-            poll_seconds=POLL_SECONDS,
-            poll_headers={"If-None-Match": f'W/"{tag}"'},
-            **context,
-        )
-    )
-    return delivery.tagged(response, tag, vary=())
+        return Response(status=304, headers=delivery.live_not_modified_headers(tag))
+    return _wall_answer(event_id, "board", tag)
+
+
+def language_of(environ: Any) -> str:
+    """The language a request is answered in (web.pick_language), read from its environ before Flask: the one chosen
+    on the phone (its cookie), else the phone's own (Accept-Language)."""
+    chosen = parse_cookie(environ).get(LANGUAGE_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    for tag, quality in parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept):
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in ("en", "es", "it", "pt"):
+            return "pt_BR" if primary == "pt" else primary
+    return "en"
+
+
+@bp.record_once
+def _gate_the_wall(state: BlueprintSetupState) -> None:
+    """The wall's unchanged poll, answered 304 before Flask (delivery.RevisionGate): one statement."""
+    config = state.app.config  # BUILD_ID is set once the blueprints are (delivery.init_app)
+
+    def wall_gate(found: re.Match[str], environ: Any, engine: Any) -> str | None:
+        glance = event_store.wall_glance(found[1], engine)
+        return None if glance is None else wall_tag(found[1], glance, language_of(environ), config["BUILD_ID"])
+
+    state.app.extensions.setdefault(delivery.REVISION_GATES, []).append((WALL_LIVE, wall_gate))
 
 
 # --- A table's scoresheet -------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from bench import SECRET, free_port, machine, pct  # noqa: E402
 
 P95_LIMIT_MS = 50.0
 POLL_SECONDS = 2.0
+WARM_UP_WALLS = 12  # wall answers asked before the measure (see make_event)
 HAND_EVERY = (120.0, 180.0)  # a table saves a hand every two or three minutes
 RULES = {"preset": "modern", "hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180]}
 # Us go out with the two canastas modern canasta asks for; Them have one (each hand is one the rules accept: a hand
@@ -86,6 +87,11 @@ def make_event(host: str, tables: int, out: Path) -> None:
         wall = response.read().decode()
     live = re.search(r'id="wall"[^>]*hx-get="([^"]+)"', wall)  # what the open wall screen asks every 2 s
     assert live, "the wall screen names no address to poll"
+    # Each worker's first wall answer makes every row of it and compiles its templates and statements, once: made
+    # here, before the measure (each request a new connection, so the kernel hands them to both workers).
+    for _ in range(WARM_UP_WALLS):
+        warm = urllib.request.Request(host + html.unescape(live.group(1)), headers={"HX-Request": "true"})
+        urllib.request.urlopen(warm, timeout=60).close()
     out.write_text(json.dumps({"event": made["id"], "wall_poll": html.unescape(live.group(1)), "games": games}))
 
 
@@ -179,9 +185,11 @@ def load(host: str, event_path: Path, seconds: float, out: Path) -> None:
 # --- The server ---------------------------------------------------------------------------------------
 
 
-def start_servers(url: str, port: int, count: int, work: Path, label: str) -> list[subprocess.Popen]:
+def start_servers(url: str, port: int, count: int, work: Path, label: str, threads: int) -> list[subprocess.Popen]:
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false"}
-    command = [str(BIN / "gunicorn"), "-w", "2", "-k", "sync", "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
+    # As the Procfile runs it: two sync workers; --threads N: two workers of N threads each (gthread), to compare.
+    workers = ["-k", "gthread", "--threads", str(threads)] if threads > 1 else ["-k", "sync"]
+    command = [str(BIN / "gunicorn"), "-w", "2", *workers, "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
     if count > 1:
         command.append("--reuse-port")
     servers = [
@@ -241,7 +249,7 @@ def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
     """One event of `tables` tables on a fresh database, under load for args.seconds."""
     migrate(url)
     port = free_port()
-    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label)
+    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label, args.threads)
     host = f"http://127.0.0.1:{port}"
     try:
         event_path = work / f"{label}-{tables}-event.json"
@@ -322,11 +330,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--two-servers", action="store_true", help="two gunicorn servers on one port (PostgreSQL)")
     parser.add_argument("--only-postgres", action="store_true")
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread), to compare")
     args = parser.parse_args()
     args.tables = [int(t) for t in args.tables.split(",")]
     work = Path(tempfile.mkdtemp(prefix="scorepad-club."))
     try:
-        print(f"Machine: {machine()}. Gunicorn 2 sync workers per server; locust on the same machine.")
+        workers = f"2 workers of {args.threads} threads" if args.threads > 1 else "2 sync workers"
+        print(f"Machine: {machine()}. Gunicorn {workers} per server; locust on the same machine.")
         if not args.only_postgres and not args.two_servers:
             report("SQLite", run_database("SQLite", "sqlite://", args, work))
         if args.postgres:

@@ -129,11 +129,13 @@ def standings(event: Event, results: Sequence[RoundResult]) -> tuple[Standing, .
     """Every pair, best first; pairs equal on every key share a rank (1, 2, 2, 4) and are listed in the order
     they registered."""
     tallies = _tally(event, results)
-    order = sorted(range(len(tallies)), key=lambda pair: (tuple(-k for k in _ranking_key(event, tallies[pair])), pair))
+    keys = [_ranking_key(event, tally) for tally in tallies]
+    # Best first; the sort is stable, so pairs with equal keys stay in the order they registered.
+    order = sorted(range(len(tallies)), key=keys.__getitem__, reverse=True)
     lines: list[Standing] = []
     for place, pair in enumerate(order):
         tally = tallies[pair]
-        tied = lines and _ranking_key(event, tallies[lines[-1].pair]) == _ranking_key(event, tally)
+        tied = lines and keys[lines[-1].pair] == keys[pair]
         rank = lines[-1].rank if tied else place + 1
         lines.append(Standing(rank, pair, tally.match_points, tally.points, tally.difference, tally.played))
     return tuple(lines)

@@ -1,0 +1,166 @@
+"""The wall screen's answer, made once per revision of the event and language and shared by every wall
+(docs/events.md, "The wall screen"); its unchanged poll answered 304 before Flask in one statement; two servers on
+one database never answer from what they kept of an older revision; and the standings read from the games' kept
+figures (event_store.load_standings) equal to those worked out from the games themselves."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event as sqlalchemy_event
+
+from scorepad import create_app, event_store, events_web, web
+from scorepad.models import GameRecord, db
+from tests.test_events_api import TIE, create, event_document, play
+
+HX = {"HX-Request": "true"}
+SPANISH = {**HX, "Accept-Language": "es"}
+# Roses (side 0) go out with a natural and a mixed canasta (500 + 300 + 100) and count 200: 1,100; Tulips have a
+# natural and a mixed canasta (500 + 300) and count 100: 900. Roses win the hand by 200.
+ROSES_AHEAD = {
+    "sides": [
+        {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 200},
+        {"natural_canastas": 1, "mixed_canastas": 1, "count": 100},
+    ]
+}
+
+
+def live(event_id: str) -> str:
+    return f"/events/{event_id}/live"
+
+
+def test_the_walls_answer_is_made_again_after_a_save_and_kept_until_the_next(client):
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    first = client.get(live(body["id"]), headers=HX)
+    assert first.status_code == 200 and "900 – 900" not in first.get_data(as_text=True)
+    play(client, body["tables"][0], TIE)  # Roses and Tulips: 900 each (500 + 300 + 100 and 500 + 300 + 100)
+    changed = client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+    assert "900 – 900" in changed.get_data(as_text=True)
+    # A second wall at the same revision gets the same answer, and the first wall's next poll a 304.
+    other = client.get(live(body["id"]), headers=HX)
+    assert other.get_data() == changed.get_data() and other.headers["ETag"] == changed.headers["ETag"]
+    assert client.get(live(body["id"]), headers={**HX, "If-None-Match": changed.headers["ETag"]}).status_code == 304
+
+
+def test_a_spanish_wall_gets_the_spanish_answer_and_an_english_one_the_english(client):
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    play(client, body["tables"][0], TIE)
+    spanish = client.get(live(body["id"]), headers=SPANISH)
+    english = client.get(live(body["id"]), headers=HX)
+    assert "provisoria" in spanish.get_data(as_text=True) and "Puesto" in spanish.get_data(as_text=True)
+    assert "provisional" in english.get_data(as_text=True) and "Rank" in english.get_data(as_text=True)
+    assert "provisoria" not in english.get_data(as_text=True)
+    # The Spanish tag is no 304 for an English wall, nor the English one for a Spanish wall.
+    assert spanish.headers["ETag"] != english.headers["ETag"]
+    assert client.get(live(body["id"]), headers={**HX, "If-None-Match": spanish.headers["ETag"]}).status_code == 200
+    asked = {**SPANISH, "If-None-Match": english.headers["ETag"]}
+    assert client.get(live(body["id"]), headers=asked).status_code == 200
+    # The language chosen on the phone (its cookie) counts before the phone's own, here as in the app.
+    client.set_cookie("lang", "es")
+    chosen = client.get(live(body["id"]), headers={**HX, "If-None-Match": spanish.headers["ETag"]})
+    assert chosen.status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("cookie", "accept", "language"),
+    [
+        (None, None, "en"),
+        (None, "es-AR,es;q=0.9", "es"),
+        (None, "pt-PT", "pt_BR"),
+        (None, "fr, it;q=0.5", "it"),
+        (None, "es;q=0, en", "en"),
+        ("it", "es", "it"),
+        ("xx", "pt-BR", "pt_BR"),
+    ],
+)
+def test_the_walls_language_before_flask_is_the_apps(app, cookie, accept, language):
+    environ: dict = {}
+    if cookie:
+        environ["HTTP_COOKIE"] = f"lang={cookie}"
+    if accept:
+        environ["HTTP_ACCEPT_LANGUAGE"] = accept
+    assert events_web.language_of(environ) == language
+    headers = {"Accept-Language": accept} if accept else {}
+    if cookie:
+        headers["Cookie"] = environ["HTTP_COOKIE"]
+    with app.test_request_context("/events/x/live", headers=headers):
+        assert web.pick_language() == language
+
+
+def test_an_unchanged_wall_poll_is_answered_before_flask_in_one_statement(app, client):
+    hooked: list[str] = []
+    app.before_request(lambda: hooked.append("flask"))
+    body = create(client, event_document(4, 2))
+    tag = client.get(live(body["id"]), headers=HX).headers["ETag"]
+    assert hooked
+    hooked.clear()
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: seen.append(args[2])  # noqa: E731
+    sqlalchemy_event.listen(engine, "before_cursor_execute", listener)
+    try:
+        answer = client.get(live(body["id"]), headers={**HX, "If-None-Match": tag})
+    finally:
+        sqlalchemy_event.remove(engine, "before_cursor_execute", listener)
+    assert answer.status_code == 304 and answer.headers["ETag"] == tag
+    assert not hooked, "the 304 went through Flask"
+    assert len(seen) == 1, seen
+
+
+def second_server(database_uri: str):
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": database_uri,
+            "RATELIMIT_ENABLED": False,
+            "AUTO_CREATE_SCHEMA": False,
+        }
+    )
+
+
+def test_two_servers_on_one_database_never_answer_an_older_revision(app, client, database_uri):
+    other_app = second_server(database_uri)
+    other = other_app.test_client()
+    try:
+        body = create(client, event_document(2, 1, movement="round_robin"))
+        before = other.get(live(body["id"]), headers=HX)  # the other server keeps its answer at this revision
+        assert "900 – 900" not in before.get_data(as_text=True)
+        play(client, body["tables"][0], TIE)  # saved through the first server
+        after = other.get(live(body["id"]), headers={**HX, "If-None-Match": before.headers["ETag"]})
+        assert after.status_code == 200 and "900 – 900" in after.get_data(as_text=True)
+        assert after.headers["ETag"] == client.get(live(body["id"]), headers=HX).headers["ETag"]
+    finally:
+        with other_app.app_context():
+            db.engine.dispose()
+
+
+def test_the_standings_from_kept_figures_are_those_of_the_games_whatever_is_kept(app, client):
+    body = create(client, event_document(4, 1))
+    play(client, body["tables"][0], ROSES_AHEAD)
+    play(client, body["tables"][1], TIE)
+    from_games = client.get(f"/api/events/{body['id']}").get_json()
+    table_zero = from_games["round_results"][0]["tables"][0]
+    assert table_zero["points"] == [1100, 900] and table_zero["hands"] == 1
+    with app.app_context():  # figures no longer kept for table 1's game (as for a game stored before they were)
+        db.session.execute(db.update(GameRecord).where(GameRecord.id == body["tables"][0]["game"]).values(figures=None))
+        db.session.commit()
+        held = event_store.load_standings(body["id"])
+        full = event_store.load_event(body["id"])
+        assert held.results() == full.results()
+        assert held.revision == full.revision == event_store.event_revision(body["id"])
+        assert held.document() == full.document()
+    assert client.get(f"/api/events/{body['id']}").get_json() == from_games
+
+
+def test_the_standings_of_a_deleted_tables_game_count_nothing_as_before(app, client):
+    body = create(client, event_document(4, 1))
+    play(client, body["tables"][0], ROSES_AHEAD)
+    with app.app_context():
+        db.session.execute(db.delete(GameRecord).where(GameRecord.id == body["tables"][0]["game"]))
+        db.session.commit()
+        held = event_store.load_standings(body["id"])
+        table = held.results()[0].tables[0]
+        assert table.game is None and table.finished and table.points == (0, 0)
+        assert held.document()["standings"] == event_store.load_event(body["id"]).document()["standings"]
