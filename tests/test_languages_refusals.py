@@ -15,6 +15,7 @@ import json
 import pytest
 
 from scorepad import create_app
+from scorepad.models import db
 from tests.conftest import game_document
 
 from .test_games import FIRST_HAND, NEW_GAME, finished_game, text
@@ -28,7 +29,9 @@ PORTUGUESE = {"Accept-Language": "pt-BR"}
 def limited(database_uri):
     """An app with its rate limits on, as in production."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})
-    return app.test_client()
+    yield app.test_client()
+    with app.app_context():
+        db.engine.dispose()  # its connections closed now: on PostgreSQL a connection left to the collector warns
 
 
 def new_game(client) -> str:
