@@ -219,6 +219,12 @@ def test_redo_after_undo_puts_the_hand_back(page: Page, live_server: str):
 def test_save_works_while_the_live_preview_waits_for_its_answer(page: Page, live_server: str):
     start_game(page, live_server)
     page.get_by_role("link", name="Enter hand 1").tap()
+    # The form's live preview listens once htmx has processed it: typing before then (a loaded machine) sends none.
+    page.wait_for_function(
+        "() => { const el = document.querySelector('[hx-post$=\"/hands/preview\"]');"
+        " return !!(el && el['htmx-internal-data'] && el['htmx-internal-data'].initHash); }",
+        timeout=WAIT,
+    )
     held = []  # the live preview's requests, never answered: a slow Wi-Fi's
     page.route(re.compile(r"/hands/preview$"), lambda route: held.append(route))
     fill(page, FIRST)
