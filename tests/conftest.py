@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy import event
 
 from scorepad import create_app
 from scorepad.models import db
@@ -167,3 +170,43 @@ def api_game(client):
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     return body["id"], body["edit_token"], {"Authorization": f"Bearer {body['edit_token']}"}
+
+
+@pytest.fixture
+def make_app(database_uri):
+    """Apps on the test's database with their own configuration (rate limits on unless it says otherwise), each
+    one's connections closed after the test (on PostgreSQL a connection left to the collector warns)."""
+    apps = []
+
+    def make(**config) -> Flask:
+        made = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, **config})
+        apps.append(made)
+        return made
+
+    yield make
+    for made in apps:
+        with made.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def limited(make_app):
+    """A client of an app with its rate limits on, as in production."""
+    return make_app().test_client()
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Every statement the app sends the database meanwhile."""
+    sent: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany):
+        sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)

@@ -6,10 +6,10 @@ figures (event_store.load_standings) equal to those worked out from the games th
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event as sqlalchemy_event
 
 from scorepad import create_app, event_store, events_web, web
 from scorepad.models import GameRecord, db
+from tests.conftest import statements
 from tests.test_events_api import TIE, create, event_document, play
 
 HX = {"HX-Request": "true"}
@@ -94,15 +94,8 @@ def test_an_unchanged_wall_poll_is_answered_before_flask_in_one_statement(app, c
     tag = client.get(live(body["id"]), headers=HX).headers["ETag"]
     assert hooked
     hooked.clear()
-    seen: list[str] = []
-    with app.app_context():
-        engine = db.engine
-    listener = lambda *args: seen.append(args[2])  # noqa: E731
-    sqlalchemy_event.listen(engine, "before_cursor_execute", listener)
-    try:
+    with statements(app) as seen:
         answer = client.get(live(body["id"]), headers={**HX, "If-None-Match": tag})
-    finally:
-        sqlalchemy_event.remove(engine, "before_cursor_execute", listener)
     assert answer.status_code == 304 and answer.headers["ETag"] == tag
     assert not hooked, "the 304 went through Flask"
     assert len(seen) == 1, seen

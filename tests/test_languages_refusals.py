@@ -12,10 +12,6 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
-
-from scorepad import create_app
-from scorepad.models import db
 from tests.conftest import game_document
 
 from .test_games import FIRST_HAND, NEW_GAME, finished_game, text
@@ -23,15 +19,6 @@ from .test_games import FIRST_HAND, NEW_GAME, finished_game, text
 SPANISH = {"Accept-Language": "es-AR,es;q=0.9"}
 ITALIAN = {"Accept-Language": "it-IT"}
 PORTUGUESE = {"Accept-Language": "pt-BR"}
-
-
-@pytest.fixture
-def limited(database_uri):
-    """An app with its rate limits on, as in production."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})
-    yield app.test_client()
-    with app.app_context():
-        db.engine.dispose()  # its connections closed now: on PostgreSQL a connection left to the collector warns
 
 
 def new_game(client) -> str:

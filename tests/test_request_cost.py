@@ -11,12 +11,10 @@ import pytest
 from flask_babel import force_locale
 from flask_limiter._manager import LimitManager
 from itsdangerous import URLSafeTimedSerializer
-from sqlalchemy import event
 
 from scorepad import create_app, web
-from scorepad.models import db
 
-from .conftest import game_document
+from .conftest import game_document, statements
 from .test_games import NEW_GAME
 
 SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
@@ -75,21 +73,6 @@ def resolved(monkeypatch):
     real = LimitManager.resolve_limits
     monkeypatch.setattr(LimitManager, "resolve_limits", counting)
     return calls
-
-
-@pytest.fixture
-def make_app(database_uri):
-    apps = []
-
-    def make(**config):
-        made = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, **config})
-        apps.append(made)
-        return made
-
-    yield make
-    for made in apps:
-        with made.app_context():
-            db.engine.dispose()
 
 
 def test_a_page_without_a_limit_is_not_checked_and_a_limited_view_still_is(make_app, resolved):
@@ -171,19 +154,9 @@ def test_a_remembered_cookie_past_the_sessions_lifetime_is_refused(app, monkeypa
 
 
 def _statements_of(app, look) -> list[str]:
-    statements: list[str] = []
-
-    def seen(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with statements(app) as sent:
         assert look()
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
-    return statements
+    return sent
 
 
 def test_a_kept_scoresheet_and_a_kept_history_page_cost_one_statement_each(app, client):

@@ -19,7 +19,7 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
-from scorepad import create_app, store
+from scorepad import store
 from scorepad.models import GameRecord, IdempotentRequest, db
 from scorepad.security import STRICT_TRANSPORT_SECURITY
 from tests.conftest import game_document
@@ -41,28 +41,6 @@ CSP_DIRECTIVES = {
 OUT_0 = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}, {}]}
 OUT_1 = {"sides": [{}, {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True}]}
 LONG_GAME = game_document(target=100_000, hands=[OUT_0 if n % 2 == 0 else OUT_1 for n in range(200)])
-
-
-@pytest.fixture
-def make_app(database_uri):
-    """An app on the test's database with this configuration (rate limits on unless it says otherwise)."""
-    apps = []
-
-    def make(**config):
-        app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri, **config})
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        with app.app_context():
-            db.engine.dispose()
-
-
-@pytest.fixture
-def limited(make_app):
-    """A client of an app with its rate limits on, as in production."""
-    return make_app().test_client()
 
 
 def bearer(token: str) -> dict:

@@ -6,14 +6,12 @@ database the run uses (SQLite, or PostgreSQL with SCOREPAD_TEST_DATABASE_URL).""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event
 
 from scorepad import document, rules
-from scorepad.models import db
 
+from .conftest import statements
 from .test_games import NEW_GAME, hand_form
 
 # docs/rules.md, modern: Us: 2 red 3s with two canastas +300, natural 500, mixed 300, went out 100 = 1,200 Base;
@@ -26,23 +24,6 @@ FORM_HAND = hand_form(
     {"red_threes": 1, "mixed_canastas": 1, "count": 140},
 )
 MOST_STATEMENTS = 5
-
-
-@contextmanager
-def statements(app):
-    """Every statement the app sends the database meanwhile."""
-    sent: list[str] = []
-
-    def seen(conn, cursor, statement, parameters, context, executemany):
-        sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
 
 
 @pytest.fixture

@@ -13,12 +13,11 @@ import re
 
 import pytest
 import segno
-from sqlalchemy import event
 
 from scorepad import store
 from scorepad.models import db
 
-from .conftest import game_document
+from .conftest import game_document, statements
 
 # docs/rules.md's example. Us: 2 red 3s 300 + natural 500 + mixed 300 + going out 100 = Base 1,200, Count 385,
 # 1,585. Them: one mixed canasta 300, Count 140: 440.
@@ -238,20 +237,10 @@ def test_an_unchanged_poll_reads_the_revision_alone(app, client):
     game_id, created, headers = new_game(client)
     add(client, game_id, headers, EXAMPLE_HAND)
     revision = client.get(f"/api/games/{game_id}").get_json()["revision"]
-    statements: list[str] = []
-
-    def seen(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with statements(app) as sent:
         assert poll(client, game_id, revision).status_code == 304
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
-    assert len(statements) == 1, statements
-    assert "hands" not in statements[0] and "version" in statements[0]
+    assert len(sent) == 1, sent
+    assert "hands" not in sent[0] and "version" in sent[0]
 
 
 def claim(client, created: dict) -> None:
