@@ -27,12 +27,10 @@ from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie
 
 from . import delivery, document, event_service, event_store, events, rights, store
 from .rules import RuleError
-from .web import LANGUAGE_COOKIE, LANGUAGES, load_or_404, render, translated
+from .web import language_of_environ, load_or_404, render, translated
 
 bp = Blueprint("events_web", __name__, url_prefix="/events")
 
@@ -430,19 +428,6 @@ def wall_live(event_id: str) -> ResponseReturnValue:
     return _wall_answer(event_id, "board", tag)
 
 
-def language_of(environ: Any) -> str:
-    """The language a request is answered in (web.pick_language), read from its environ before Flask: the one chosen
-    on the phone (its cookie), else the phone's own (Accept-Language)."""
-    chosen = parse_cookie(environ).get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    for tag, quality in parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept):
-        primary = tag.replace("_", "-").split("-")[0].lower()
-        if quality > 0 and primary in ("en", "es", "it", "pt"):
-            return "pt_BR" if primary == "pt" else primary
-    return "en"
-
-
 @bp.record_once
 def _gate_the_wall(state: BlueprintSetupState) -> None:
     """The wall's unchanged poll, answered 304 before Flask (delivery.RevisionGate): one statement."""
@@ -450,7 +435,7 @@ def _gate_the_wall(state: BlueprintSetupState) -> None:
 
     def wall_gate(found: re.Match[str], environ: Any, engine: Any) -> str | None:
         glance = event_store.wall_glance(found[1], engine)
-        return None if glance is None else wall_tag(found[1], glance, language_of(environ), config["BUILD_ID"])
+        return None if glance is None else wall_tag(found[1], glance, language_of_environ(environ), config["BUILD_ID"])
 
     state.app.extensions.setdefault(delivery.REVISION_GATES, []).append((WALL_LIVE, wall_gate))
 

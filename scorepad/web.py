@@ -6,10 +6,12 @@ import hashlib
 import json
 import re
 import string
+from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
+from wsgiref.types import WSGIEnvironment
 
 import brotli
 from babel.numbers import format_decimal
@@ -19,7 +21,8 @@ from flask.globals import _cv_app
 from flask_babel import force_locale, format_date, get_locale, get_translations, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
-from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import HTTP_STATUS_CODES, parse_accept_header, parse_cookie
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import document, rules, sheet, store
@@ -97,23 +100,39 @@ LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 400
 LANGUAGE_VARY = ("Accept-Language", "Cookie")
 
 
-def phone_language() -> str:
-    """The phone's own language (Accept-Language) matched to one Scorepad speaks: any Spanish is Spanish, any
-    Portuguese Brazilian Portuguese, any Italian Italian; else English."""
-    for tag, quality in plain_request.accept_languages:
+def matched_language(accepted: Iterable[tuple[str, float]]) -> str:
+    """A phone's own languages (Accept-Language, best first) matched to one Scorepad speaks: any Spanish is Spanish,
+    any Portuguese Brazilian Portuguese, any Italian Italian; else English."""
+    for tag, quality in accepted:
         primary = tag.replace("_", "-").split("-")[0].lower()
         if quality > 0 and primary in ("en", "es", "it", "pt"):
             return "pt_BR" if primary == "pt" else primary
     return "en"
 
 
-def pick_language() -> str:
-    """The language of this request (Flask-Babel's locale selector): the one chosen on this phone (its cookie), else
-    the phone's own. The API follows Accept-Language alone: its callers are programs, not phones."""
-    chosen = plain_request.cookies.get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES and not plain_request.path.startswith("/api/"):
+def chosen_language(chosen: str | None, accepted: Iterable[tuple[str, float]], path: str) -> str:
+    """The language a request is answered in: the one chosen on this phone (its cookie, `chosen`), else the phone's
+    own (`accepted`). The API follows Accept-Language alone: its callers are programs, not phones."""
+    if chosen in LANGUAGES and not path.startswith("/api/"):
         return chosen
-    return phone_language()
+    return matched_language(accepted)
+
+
+def pick_language() -> str:
+    """The language of this request (Flask-Babel's locale selector): chosen_language of its cookie and headers."""
+    return chosen_language(
+        plain_request.cookies.get(LANGUAGE_COOKIE), plain_request.accept_languages, plain_request.path
+    )
+
+
+def language_of_environ(environ: WSGIEnvironment) -> str:
+    """The same choice as pick_language, read from a WSGI environ before Flask has a request (delivery.RevisionGate
+    answering a wall's unchanged poll)."""
+    return chosen_language(
+        parse_cookie(environ).get(LANGUAGE_COOKIE),
+        parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept),
+        environ.get("PATH_INFO", ""),
+    )
 
 
 def language() -> str:

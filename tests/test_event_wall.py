@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad import create_app, event_store, events_web, web
+from scorepad import create_app, event_store, web
 from scorepad.models import GameRecord, db
 from tests.conftest import statements
 from tests.test_events_api import TIE, create, event_document, play
@@ -74,12 +74,12 @@ def test_a_spanish_wall_gets_the_spanish_answer_and_an_english_one_the_english(c
     ],
 )
 def test_the_walls_language_before_flask_is_the_apps(app, cookie, accept, language):
-    environ: dict = {}
+    environ: dict = {"PATH_INFO": "/events/x/live"}
     if cookie:
         environ["HTTP_COOKIE"] = f"lang={cookie}"
     if accept:
         environ["HTTP_ACCEPT_LANGUAGE"] = accept
-    assert events_web.language_of(environ) == language
+    assert web.language_of_environ(environ) == language
     headers = {"Accept-Language": accept} if accept else {}
     if cookie:
         headers["Cookie"] = environ["HTTP_COOKIE"]
