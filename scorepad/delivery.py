@@ -253,8 +253,13 @@ def live_tag(version: int, rematch_id: str | None) -> str:
 
 
 def live_not_modified_headers(tag: str) -> list[tuple[str, str]]:
-    """The headers of share.scoreboard_live's 304, wherever it is answered."""
-    return [("ETag", f'W/"{tag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding, Accept-Language, Cookie")]
+    """The headers of a live fragment's 304 (share.scoreboard_live, events_web.wall_live), wherever it is answered:
+    how it may be kept, as its 200 says (tagged), since a 304 replaces the headers a browser keeps with the answer."""
+    return [
+        ("ETag", f'W/"{tag}"'),
+        ("Cache-Control", "no-cache, private"),
+        ("Vary", "Accept-Encoding, Accept-Language, Cookie"),
+    ]
 
 
 # --- ETags from a game's revision ------------------------------------------------------------------

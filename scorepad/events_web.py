@@ -10,7 +10,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -26,11 +25,12 @@ from flask import (
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext, ngettext
+from jinja2_fragments.flask import render_block
 from markupsafe import Markup, escape
 
 from . import delivery, document, event_service, event_store, events, rights, store
 from .rules import RuleError
-from .web import language_of_environ, load_or_404, render, translated
+from .web import language_of_environ, load_or_404, qr_svg, render, translated
 
 bp = Blueprint("events_web", __name__, url_prefix="/events")
 
@@ -330,19 +330,11 @@ def confirm(event_id: str, round: int, table: int) -> ResponseReturnValue:
 # --- The table cards -----------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1024)
-def _qr(link: str, label: str) -> str:
-    svg = segno.make(link, error="m").svg_inline(
-        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
-    )
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
-
-
 @bp.app_template_global()
 def table_qr(event_id: str, table: int) -> Markup:
     """The QR code of a table's card: the table's own link, which leads to its current game."""
     link = url_for("events_web.table", event_id=event_id, table=table, _external=True)
-    return Markup(_qr(link, gettext("QR code of the table's link")))
+    return Markup(qr_svg(link, gettext("QR code of the table's link")))
 
 
 @bp.get("/<event_id>/cards")
@@ -398,13 +390,11 @@ def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
     def make() -> Response:
         store.reading_only()  # reads alone: no BEGIN and ROLLBACK around them on PostgreSQL
         context = event_context(event_store.load_standings(event_id))
-        return render(
-            "events/wall.html",
-            block,
-            poll_seconds=POLL_SECONDS,
-            poll_headers={"If-None-Match": f'W/"{tag}"'},
-            **context,
-        )
+        context.update(poll_seconds=POLL_SECONDS, poll_headers={"If-None-Match": f'W/"{tag}"'})
+        if block is None:
+            return render("events/wall.html", **context)
+        # The poll's answer is the board alone, whoever asks (as the scoreboard's live fragment): one answer per tag.
+        return make_response(render_block("events/wall.html", block, fragment=True, **context))
 
     return delivery.tagged(delivery.made_once(("wall", tag), make), tag, vary=("Accept-Language", "Cookie"))
 

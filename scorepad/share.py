@@ -4,23 +4,21 @@ in words, and export."""
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 import re
 from datetime import UTC
 
-import segno
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block, render_blocks
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from . import delivery, event_store, rules, store
 from .rules.errors import Message, Points
-from .web import load_or_404, render, scoresheet_context, translated
+from .web import load_or_404, qr_svg, render, scoresheet_context, translated
 
 bp = Blueprint("share", __name__)
 
@@ -104,18 +102,6 @@ def join() -> ResponseReturnValue:
         )
         return render("share/join.html", status=404, typed=typed, problem=problem)
     return redirect(url_for("share.scoreboard", game_id=game_id), 303)
-
-
-@functools.lru_cache(maxsize=512)
-def qr_svg(link: str, label: str) -> str:
-    """A QR code of a link as inline SVG (black on white, whatever the theme: scanners read that best), named by
-    `label` (in the page's language).
-
-    Kept per link and label: making one takes about 6 ms (segno tries each mask), far more than the rest of the page."""
-    svg = segno.make(link, error="m").svg_inline(
-        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
-    )
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
 
 
 @bp.app_template_global()

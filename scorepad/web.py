@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from wsgiref.types import WSGIEnvironment
 
 import brotli
+import segno
 from babel.numbers import format_decimal
 from flask import Flask, Response, abort, make_response, redirect, render_template, url_for
 from flask import request as plain_request
@@ -21,6 +22,7 @@ from flask.globals import _cv_app
 from flask_babel import force_locale, format_date, get_locale, get_translations, gettext, lazy_gettext
 from htmx_flask import request
 from jinja2_fragments.flask import render_block
+from markupsafe import escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import HTTP_STATUS_CODES, parse_accept_header, parse_cookie
 from werkzeug.wrappers import Response as BaseResponse
@@ -516,3 +518,18 @@ def phone_words_url() -> str:
     """The address of the phone's words in this page's language, with their tag (base.html's script tag, sw.js)."""
     code = language()
     return url_for("phone_messages", code=code, v=phone_words_json(code)[1])
+
+
+# --- QR codes ----------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def qr_svg(link: str, label: str) -> str:
+    """A QR code of a link as inline SVG (the scoreboard's, a table card's: black on white, whatever the theme,
+    as scanners read that best), named by `label` (in the page's language).
+
+    Kept per link and label: making one takes about 6 ms (segno tries each mask), far more than the rest of the page."""
+    svg = segno.make(link, error="m").svg_inline(
+        scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr-code"
+    )
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)

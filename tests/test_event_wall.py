@@ -157,3 +157,20 @@ def test_the_standings_of_a_deleted_tables_game_count_nothing_as_before(app, cli
         table = held.results()[0].tables[0]
         assert table.game is None and table.finished and table.points == (0, 0)
         assert held.document()["standings"] == event_store.load_event(body["id"]).document()["standings"]
+
+
+def test_the_walls_poll_answers_its_board_whoever_asks_and_its_304_keeps_the_200s_headers(client):
+    """The poll's address answers the board alone, as the scoreboard's live fragment does: one answer per tag, so a
+    tag is never a 304 for a different body; the whole wall is the wall's own address. The 304 says what the 200
+    says of how it may be kept (a browser replaces the kept answer's headers with the 304's)."""
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    play(client, body["tables"][0], TIE)
+    board = client.get(live(body["id"]), headers=HX)
+    page = client.get(f"/events/{body['id']}")
+    assert "<html" not in board.get_data(as_text=True) and "<html" in page.get_data(as_text=True)
+    plain = client.get(live(body["id"]))  # no htmx: the same board
+    assert plain.get_data() == board.get_data() and plain.headers["ETag"] == board.headers["ETag"]
+    again = client.get(live(body["id"]), headers={**HX, "If-None-Match": board.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.headers["Cache-Control"] == board.headers["Cache-Control"]
+    assert set(again.headers["Vary"].split(", ")) == set(board.headers["Vary"].split(", "))
