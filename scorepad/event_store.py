@@ -212,7 +212,9 @@ def _add_round(
 
 
 def _touch(record: EventRecord) -> None:
-    record.version += 1
+    """Raise the event's version in the database itself (version = version + 1), so two changes at once each raise
+    it; every caller commits at once, which reloads the new version."""
+    record.version = EventRecord.version + 1  # an SQL expression, run by the UPDATE
     record.updated_at = datetime.now(UTC)
 
 

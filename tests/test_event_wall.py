@@ -174,3 +174,20 @@ def test_the_walls_poll_answers_its_board_whoever_asks_and_its_304_keeps_the_200
     assert again.status_code == 304
     assert again.headers["Cache-Control"] == board.headers["Cache-Control"]
     assert set(again.headers["Vary"].split(", ")) == set(board.headers["Vary"].split(", "))
+
+
+def test_two_changes_of_an_event_at_once_each_raise_its_revision(app, client):
+    """Two phones changing the same event at the same moment (a table confirmed, a late pair added): each change
+    raises its version, so a revision is never the tag of two different events (a wall, the API's document and the
+    results are kept per version). Both read the event before either wrote."""
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    with app.app_context():
+        start = db.session.get(event_store.EventRecord, body["id"]).version
+        first = event_store.load_event(body["id"], games=False)
+        with app.app_context():  # another request, its own session
+            second = event_store.load_event(body["id"], games=False)
+            event_store._touch(second.record)
+            db.session.commit()
+        event_store._touch(first.record)
+        db.session.commit()
+        assert db.session.get(event_store.EventRecord, body["id"]).version == start + 2
