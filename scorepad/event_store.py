@@ -309,7 +309,7 @@ def load_standings(event_id: str) -> StoredEvent:
         seated.append(SeatRow(round, table, (north, east), game_id, confirmed))
         if version is None:  # the game was deleted
             continue
-        if kept != version or kind != store.FIGURES_FORMAT or first is None:
+        if not store.figures_current(version, kept, kind) or first is None:
             unkept.append(game_id)
             continue
         figures[game_id] = TableFigures(version, (first, second), bool(ended), hands)

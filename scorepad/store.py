@@ -184,10 +184,16 @@ def _figures_json(score: rules.GameScore) -> dict:
     return {"format": FIGURES_FORMAT, **rules.score_json(score)}
 
 
+def figures_current(version: int, figures_version: int | None, figures_format: object) -> bool:
+    """Whether the figures kept with a game are its own: worked out for this version, in this format. (A reader
+    that takes them from the row past the ORM, event_store.load_standings, asks the same.)"""
+    return figures_version == version and figures_format == FIGURES_FORMAT
+
+
 def _kept_figures(record: GameRecord) -> rules.GameScore | None:
     """The figures kept with the game, if they are this version's (kept figures are trusted: never re-checked)."""
     figures = record.figures
-    if figures is None or record.figures_version != record.version or figures.get("format") != FIGURES_FORMAT:
+    if figures is None or not figures_current(record.version, record.figures_version, figures.get("format")):
         return None
     return rules.score_from_json(figures)
 
