@@ -29,6 +29,8 @@ CREATED = "created"  # the device that started or restored the game
 LINK = "link"  # a device that came in through the handover link
 TOKEN = "token"  # a device that came in with the game's edit token (the API's scoresheet link): a scorekeeper
 SCOREKEEPERS = (CREATED, TOKEN)
+# The other phones a scorekeeper's page counts and the handover page lists: those that came in through a link.
+LINK_HOLDERS = (LINK, TOKEN)
 
 
 def _hash(key: str) -> str:
@@ -240,7 +242,7 @@ _LINK_HOLDERS = case(
         .select_from(_holders)
         .where(
             _holders.c.game_id == bindparam("game_id"),
-            _holders.c.via.in_((LINK, TOKEN)),
+            _holders.c.via.in_(LINK_HOLDERS),
             _holders.c.device_hash != bindparam("device"),
         )
         .scalar_subquery(),
@@ -295,7 +297,7 @@ def holders(game_id: str) -> list[GameRight]:
             select(GameRight)
             .where(
                 GameRight.game_id == game_id,
-                GameRight.via.in_((LINK, TOKEN)),
+                GameRight.via.in_(LINK_HOLDERS),
                 GameRight.device_hash != (device_hash(create=False) or ""),
             )
             .order_by(GameRight.created_at, GameRight.device_hash)
