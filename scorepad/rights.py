@@ -29,7 +29,8 @@ CREATED = "created"  # the device that started or restored the game
 LINK = "link"  # a device that came in through the handover link
 TOKEN = "token"  # a device that came in with the game's edit token (the API's scoresheet link): a scorekeeper
 SCOREKEEPERS = (CREATED, TOKEN)
-# The other phones a scorekeeper's page counts and the handover page lists: those that came in through a link.
+# The other phones a scorekeeper's page counts, the handover page lists and a new link shuts out: those that came in
+# through a link.
 LINK_HOLDERS = (LINK, TOKEN)
 
 
@@ -345,7 +346,7 @@ def revoke_handover(stored: store.Stored) -> None:
     db.session.execute(
         delete(GameRight).where(
             GameRight.game_id == stored.id,
-            GameRight.via.in_((LINK, TOKEN)),
+            GameRight.via.in_(LINK_HOLDERS),
             GameRight.device_hash != (device_hash(create=False) or ""),
         )
     )
