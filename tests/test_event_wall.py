@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad import create_app, event_store, web
+from scorepad import event_store, web
 from scorepad.models import GameRecord, db
 from tests.conftest import statements
 from tests.test_events_api import TIE, create, event_document, play
@@ -101,32 +101,15 @@ def test_an_unchanged_wall_poll_is_answered_before_flask_in_one_statement(app, c
     assert len(seen) == 1, seen
 
 
-def second_server(database_uri: str):
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": database_uri,
-            "RATELIMIT_ENABLED": False,
-            "AUTO_CREATE_SCHEMA": False,
-        }
-    )
-
-
-def test_two_servers_on_one_database_never_answer_an_older_revision(app, client, database_uri):
-    other_app = second_server(database_uri)
-    other = other_app.test_client()
-    try:
-        body = create(client, event_document(2, 1, movement="round_robin"))
-        before = other.get(live(body["id"]), headers=HX)  # the other server keeps its answer at this revision
-        assert "900 – 900" not in before.get_data(as_text=True)
-        play(client, body["tables"][0], TIE)  # saved through the first server
-        after = other.get(live(body["id"]), headers={**HX, "If-None-Match": before.headers["ETag"]})
-        assert after.status_code == 200 and "900 – 900" in after.get_data(as_text=True)
-        assert after.headers["ETag"] == client.get(live(body["id"]), headers=HX).headers["ETag"]
-    finally:
-        with other_app.app_context():
-            db.engine.dispose()
+def test_two_servers_on_one_database_never_answer_an_older_revision(client, make_app):
+    other = make_app(RATELIMIT_ENABLED=False, AUTO_CREATE_SCHEMA=False).test_client()  # a second app server
+    body = create(client, event_document(2, 1, movement="round_robin"))
+    before = other.get(live(body["id"]), headers=HX)  # the other server keeps its answer at this revision
+    assert "900 – 900" not in before.get_data(as_text=True)
+    play(client, body["tables"][0], TIE)  # saved through the first server
+    after = other.get(live(body["id"]), headers={**HX, "If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and "900 – 900" in after.get_data(as_text=True)
+    assert after.headers["ETag"] == client.get(live(body["id"]), headers=HX).headers["ETag"]
 
 
 def test_the_standings_from_kept_figures_are_those_of_the_games_whatever_is_kept(app, client):
