@@ -14,6 +14,7 @@ from sqlalchemy import event, select
 from scorepad.models import GameRecord, GameRight, db
 from scorepad.rights import describe_browser
 from tests.conftest import game_document
+from tests.test_games import UNDO_FORM, hand_form
 
 ANDROID_CHROME = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
@@ -272,6 +273,29 @@ def test_a_link_holder_cannot_reopen_a_finished_game(app, client):
         assert response.status_code == 403 and "only the phone that started it" in text(response)
     assert holder.get(f"/games/{game}/hands/1/edit").status_code == 403
     assert client.get(f"/games/{game}/hands/1/delete").status_code == 200  # the scorekeeper still may
+
+
+def test_the_link_holder_that_ended_the_game_may_take_that_hand_back_and_is_offered_no_other_correction(app, client):
+    """The phone keeping score through the link saves the hand that ends the game: its Undo (on the page that
+    follows, for the change it just made) takes it back; the finished sheet offers it no Edit or Delete, which
+    only the phone that started the game may do once the game is over."""
+    # A 300-point game: Us a natural and a mixed canasta 500 + 300, going out 100, Count 100: 1,000; Them −80.
+    body = client.post("/api/games", json=game_document(target=300)).get_json()
+    game = body["id"]
+    client.post(f"/games/{game}/claim", data={"key": body["links"]["scoresheet"]})
+    holder = phone(app)
+    opens(holder, handover_link(client, game))
+    out = hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 100}, {"count": -80})
+    assert holder.post(f"/games/{game}/hands", data=out).status_code == 303
+    page = holder.get(f"/games/{game}").get_data(as_text=True)
+    assert "Us won by 1,080 points." in html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    assert f"/games/{game}/hands/1/edit" not in page and f"/games/{game}/hands/1/delete" not in page
+    assert f"/games/{game}/hands/1/edit" in client.get(f"/games/{game}").get_data(as_text=True)  # the scorekeeper's
+    found = UNDO_FORM.search(page)
+    assert found is not None and found.group(3) == "Undo: take back hand 1"
+    taken = holder.post(f"/games/{game}/undo", data={"version": found.group(1), "token": found.group(2)})
+    assert taken.status_code == 303
+    assert "Hand 1 taken back." in text(holder.get(f"/games/{game}"))
 
 
 def test_replacing_the_link_also_retires_the_edit_token_an_older_link_carried(app, client):

@@ -201,8 +201,11 @@ def _refuse_undo(game_id: str, words: str) -> ResponseReturnValue:
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> ResponseReturnValue:
-    """Undo (or Redo) the change the page that followed it offered, if the game has not moved on since."""
-    stored = access.correctable(game_id)
+    """Undo (or Redo) the change the page that followed it offered, if the game has not moved on since. Any phone
+    keeping score may take back the change it just made, even the one that ended the game: the offer, kept in this
+    phone's session for that one change and checked against the game's version, is the proof (access.correctable
+    is for corrections chosen from the sheet)."""
+    stored = access.editable(game_id)
     offer = offer_of(game_id)
     token = request.form.get("token") or ""
     redo = bool(offer and offer.get("redo"))
