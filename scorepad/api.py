@@ -174,6 +174,9 @@ def get_game(game_id: str) -> ResponseReturnValue:
         raise store.GameNotFound(game_id)
     # Made once per revision of the game (delivery.made_once), then reused until its next change.
     response = delivery.made_once(("document", revision), lambda: jsonify(store.load_game(game_id).document()))
+    delivery.for_anyone(
+        game_id, revision, other_tags=False
+    )  # the same for every caller: no token is needed to read a game
     return delivery.strong_tag(response, str(revision))
 
 

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import parse_qs
 from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -31,7 +31,7 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, Pool, PoolProxiedConnection
 from werkzeug.datastructures import ETags
-from werkzeug.http import parse_etags
+from werkzeug.http import parse_cookie, parse_etags, unquote_etag
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
@@ -177,7 +177,7 @@ def init_app(app: Flask) -> None:
     for key, value in COMPRESS_CONFIG.items():
         app.config.setdefault(key, value)
     compress.init_app(app)
-    app.extensions["scorepad_made_once"] = MadeOnce(app.config.get("MADE_ONCE_SIZE", 256))
+    app.extensions["scorepad_made_once"] = MadeOnce[Kept](app.config.get("MADE_ONCE_SIZE", 256))
     versions = app.config["STATIC_VERSIONS"]
     static, static_url, templates = app.static_folder, app.static_url_path, app.template_folder
     if static is None or static_url is None or templates is None:  # create_app always gives both folders
@@ -195,11 +195,17 @@ Gate = tuple[re.Pattern[str], Callable[[re.Match[str], WSGIEnvironment, Engine],
 
 
 class RevisionGate:
-    """WSGI middleware for what an open scoreboard asks every few seconds (share.scoreboard_live): while the game
-    is at the revision the scoreboard shows, the 304 is answered here, from one query of the revision, before
-    Flask builds a request, opens the session or runs a hook. Anything else, a changed game included, goes on to
-    the app, which answers the same way (the same ETag and headers) when it gets there. The same for the addresses
-    a blueprint adds (app.extensions[REVISION_GATES]: the wall screen's poll)."""
+    """WSGI middleware for what is asked most, answered before Flask builds a request, opens the session or runs a
+    hook:
+
+    - what an open scoreboard asks every few seconds (share.scoreboard_live): while the game is at the revision
+      the scoreboard shows, the 304 is answered here from one query of the revision. The same for the addresses a
+      blueprint adds (app.extensions[REVISION_GATES]: the wall screen's poll);
+    - a look from a phone that holds no right (no session cookie: a watcher, a player who scanned the table's
+      code) at a game's page, scoreboard or JSON document already made for that revision: the same answer again,
+      from one query of the revision (Anyone).
+
+    Anything else, a changed game included, goes on to the app, which answers the same way when it gets there."""
 
     LIVE = re.compile(r"/games/([^/]+)/scoreboard/live")
 
@@ -207,6 +213,7 @@ class RevisionGate:
         self.application = application
         self.app = app
         self.engine: Engine | None = None
+        self.anyone = Anyone(app)
 
     def the_engine(self) -> Engine:
         from .models import db
@@ -216,18 +223,26 @@ class RevisionGate:
                 self.engine = db.engine
         return self.engine
 
-    def revision(self, game_id: str) -> str | None:
-        """The live tag of what the game's scoreboard shows (live_tag), or None for no such game."""
+    def seen(self, game_id: str, environ: WSGIEnvironment) -> Any:
+        """The game's revision and rematch (store.scoreboard_revision), read once per request, or None for no such
+        game."""
         from . import store
 
-        seen = store.scoreboard_revision(game_id, self.the_engine())
+        known = environ.get(_SEEN)
+        if known is None or known[0] != game_id:
+            known = environ[_SEEN] = (game_id, store.scoreboard_revision(game_id, self.the_engine()))
+        return known[1]
+
+    def revision(self, game_id: str, environ: WSGIEnvironment) -> str | None:
+        """The live tag of what the game's scoreboard shows (live_tag), or None for no such game."""
+        seen = self.seen(game_id, environ)
         return None if seen is None else live_tag(seen.version, seen.rematch_id)
 
     def tag_now(self, path: str, environ: WSGIEnvironment) -> str | None:
         """The tag of the answer this address would get now, if it is one answered here (else None)."""
         live = self.LIVE.fullmatch(path)
         if live is not None:
-            return self.revision(live[1])
+            return self.revision(live[1], environ)
         gate: Gate
         for gate in self.app.extensions.get(REVISION_GATES, ()):
             found = gate[0].fullmatch(path)
@@ -242,7 +257,156 @@ class RevisionGate:
             if tag is not None and parse_etags(asked).contains_weak(tag):
                 start_response("304 Not Modified", live_not_modified_headers(tag))
                 return []
-        return self.application(environ, start_response)
+        key = self.anyone.key(environ)
+        if key is None:
+            return self.application(environ, start_response)
+        kept = self.anyone.answers.get(key)
+        if kept is not None:
+            seen = self.seen(kept.game_id, environ)
+            if seen is None or not kept.current(seen):
+                self.anyone.answers.forget(key)
+            elif not asked:
+                start_response(kept.status, kept.headers)
+                return [kept.body]
+            elif kept.names_this(asked):
+                start_response("304 Not Modified", kept.not_modified_headers())
+                return []
+            elif kept.other_tags:  # a copy older than this answer's: this answer
+                start_response(kept.status, kept.headers)
+                return [kept.body]
+            # Else the app reads the tag (the API takes `7:br` for its `7:gzip`).
+        caught = _Caught(start_response)
+        return self.anyone.keep(key, self.application(environ, caught), caught, environ)
+
+
+# --- Answers for anyone, before Flask -------------------------------------------------------------------------
+
+# A game's revision as RevisionGate read it for this request: (game id, store.scoreboard_revision's row or None).
+_SEEN = "scorepad.seen"
+# Set by a view (for_anyone) on an answer that is the same for every phone holding no right to the game.
+FOR_ANYONE = "scorepad.for_anyone"
+# The request headers an answer for anyone may vary by (its Vary names no other): each is part of its key. Cookie is
+# one: the language's cookie, the only one such a look carries, is in the key as sent.
+_ANYONE_HEADERS = (
+    "HTTP_COOKIE",
+    "HTTP_ACCEPT_ENCODING",
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_HX_REQUEST",
+    "HTTP_HX_TARGET",
+    "HTTP_HX_BOOSTED",
+    "HTTP_HX_HISTORY_RESTORE_REQUEST",
+)
+_ANYONE_VARY = frozenset(name[5:].replace("_", "-").lower() for name in _ANYONE_HEADERS)
+# What a 304 for such an answer repeats of its 200 (RFC 9110 §15.4.5).
+_NOT_MODIFIED_HEADERS = frozenset({"etag", "cache-control", "vary", "content-language"})
+# Any rematch: the answer does not show whether one has started (the game's page and JSON document).
+ANY_REMATCH = "*"
+
+
+def for_anyone(game_id: str, version: int, rematch_id: str | None = ANY_REMATCH, other_tags: bool = True) -> None:
+    """Mark this answer as made from this revision of the game (its version, and its rematch where it shows it),
+    and the same for any phone that holds no right to the game and asks the same way: RevisionGate keeps it and
+    gives it again, before Flask, while the game is at that revision. Only a plain 200 asked with no session
+    cookie and no Authorization, and kept by nothing else (no cookie set, no no-store), is kept. If-None-Match
+    naming its ETag is answered 304; naming another, with this answer, unless `other_tags` is False (the API,
+    which reads a tag its own way: the app answers)."""
+    request.environ[FOR_ANYONE] = (game_id, version, rematch_id, other_tags)
+
+
+class _Caught:
+    """A start_response that notes the status and headers the app answers with."""
+
+    def __init__(self, start_response: StartResponse) -> None:
+        self.start_response = start_response
+        self.status = ""
+        self.headers: list[tuple[str, str]] = []
+
+    def __call__(self, status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        self.status, self.headers = status, headers
+        return self.start_response(status, headers, exc_info)
+
+
+class AnswerForAnyone:
+    """One kept answer for anyone: the revision it was made from, and its status, headers and body as Flask sent
+    them (the security headers are added outside, on every answer)."""
+
+    def __init__(
+        self, marked: tuple[str, int, str | None, bool], status: str, headers: list[tuple[str, str]], body: bytes
+    ):
+        self.game_id, self.version, self.rematch_id, self.other_tags = marked
+        self.status, self.headers, self.body = status, headers, body
+        etag = next((value for name, value in headers if name.lower() == "etag"), None)
+        self.etag = None if etag is None else unquote_etag(etag)[0]
+
+    def current(self, seen: Any) -> bool:
+        """Whether the game is still at the revision this answer shows (store.scoreboard_revision's row)."""
+        return seen.version == self.version and self.rematch_id in (ANY_REMATCH, seen.rematch_id)
+
+    def names_this(self, asked: str) -> bool:
+        """Whether If-None-Match names this answer's ETag (weakly, as a page's 304 is given)."""
+        return self.etag is not None and parse_etags(asked).contains_weak(self.etag)
+
+    def not_modified_headers(self) -> list[tuple[str, str]]:
+        return [(name, value) for name, value in self.headers if name.lower() in _NOT_MODIFIED_HEADERS]
+
+
+class Anyone:
+    """RevisionGate's answers for anyone: which requests may get one (key), and keeping those the app marked."""
+
+    def __init__(self, app: Flask) -> None:
+        self.answers = MadeOnce[AnswerForAnyone](app.config.get("MADE_ONCE_SIZE", 256))
+        # Cookies that only choose the language (web.LANGUAGE_COOKIE): a look carrying no other holds no right.
+        self.plain_cookies = frozenset(app.config.get("PLAIN_COOKIES", ()))
+
+    def key(self, environ: WSGIEnvironment) -> tuple | None:
+        """What a request's answer for anyone is kept under, or None if this request may not have one: anything
+        but a GET, or one that may hold a right (a session cookie, Authorization) or asks for an offline copy."""
+        if (
+            environ.get("REQUEST_METHOD") != "GET"
+            or "HTTP_AUTHORIZATION" in environ
+            or "HTTP_SCOREPAD_KEEP" in environ
+            or not environ.get("PATH_INFO", "").startswith(("/games/", "/api/games/"))
+        ):
+            return None
+        cookie = environ.get("HTTP_COOKIE")
+        if cookie and not set(parse_cookie(cookie)) <= self.plain_cookies:
+            return None
+        return (
+            environ.get("wsgi.url_scheme"),
+            environ.get("HTTP_HOST"),
+            environ.get("SERVER_NAME"),
+            environ.get("SERVER_PORT"),
+            environ.get("SCRIPT_NAME"),
+            environ.get("PATH_INFO"),
+            environ.get("QUERY_STRING"),
+            *(environ.get(name) for name in _ANYONE_HEADERS),
+        )
+
+    def keep(self, key: tuple, answer: Iterable[bytes], caught: _Caught, environ: WSGIEnvironment) -> Iterable[bytes]:
+        """The app's answer, passed on; kept too if a view marked it for anyone and it may be kept."""
+        marked = environ.get(FOR_ANYONE)
+        if marked is None or not caught.status.startswith("200") or not _keepable(caught.headers):
+            return answer
+        try:
+            body = b"".join(answer)
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+        self.answers.put(key, AnswerForAnyone(marked, caught.status, list(caught.headers), body))
+        return [body]
+
+
+def _keepable(headers: list[tuple[str, str]]) -> bool:
+    """Whether an answer may be given again to anyone asking the same way: it sets no cookie, is not no-store, and
+    varies by no request header outside the key."""
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == "set-cookie" or (lowered == "cache-control" and "no-store" in value):
+            return False
+        if lowered == "vary" and not {v.strip().lower() for v in value.split(",")} <= _ANYONE_VARY:
+            return False
+    return True
 
 
 def live_tag(version: int, rematch_id: str | None) -> str:
@@ -411,32 +575,39 @@ class Kept:
         return body, list(response.headers.items())
 
 
-class MadeOnce:
+V = TypeVar("V")
+
+
+class MadeOnce(Generic[V]):
     """Answers made from one revision of a game (a page, a fragment, the JSON document), kept in this process
     with their compressed forms: a second look at an unchanged game costs the query that finds its revision,
     and no rendering, scoring or compressing. The key holds everything the answer depends on, the revision
     among it, so a kept answer is never stale: a change makes a new key, and old ones age out (least recently
     used first). Nothing here is state another process needs: a worker that never saw the game makes the
-    answer itself, from the database."""
+    answer itself, from the database. (RevisionGate keeps its answers for anyone in one too.)"""
 
     def __init__(self, size: int = 256):
         self.size = size
-        self.kept: OrderedDict[tuple, Kept] = OrderedDict()
+        self.kept: OrderedDict[tuple, V] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple) -> Kept | None:
+    def get(self, key: tuple) -> V | None:
         with self.lock:
             kept = self.kept.get(key)
             if kept is not None:
                 self.kept.move_to_end(key)
             return kept
 
-    def put(self, key: tuple, kept: Kept) -> None:
+    def put(self, key: tuple, kept: V) -> None:
         with self.lock:
             self.kept[key] = kept
             self.kept.move_to_end(key)
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)
+
+    def forget(self, key: tuple) -> None:
+        with self.lock:
+            self.kept.pop(key, None)
 
     def clear(self) -> None:
         with self.lock:
@@ -466,7 +637,7 @@ def made_once(key: tuple | None, make: Callable[[], Response]) -> Response:
         language(),
         *key,
     )
-    answers: MadeOnce = current_app.extensions["scorepad_made_once"]
+    answers: MadeOnce[Kept] = current_app.extensions["scorepad_made_once"]
     kept = answers.get(full_key)
     if kept is None:
         response = make()

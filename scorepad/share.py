@@ -179,6 +179,7 @@ def scoreboard(game_id: str) -> ResponseReturnValue:
     response = delivery.made_once(
         (tag,), lambda: render("share/scoreboard.html", "scoresheet", **_scoreboard_context(stored, seen))
     )
+    delivery.for_anyone(game_id, *seen)  # the scoreboard is read-only for every phone
     return _tagged(response, tag)
 
 
@@ -216,6 +217,7 @@ def scoreboard_live(game_id: str) -> ResponseReturnValue:
         )
         return make_response(body)
 
+    delivery.for_anyone(game_id, *seen)
     return _tagged(delivery.made_once(("live", tag), make), tag)
 
 

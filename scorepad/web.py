@@ -284,6 +284,9 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/messages.<code>.json", "phone_messages", phone_messages)
     app.add_template_global(phone_words_url, "phone_words_url")
     app.after_request(_by_language)
+    # The language's cookie chooses words, never rights: a look carrying only it may have an answer made for anyone
+    # (delivery.RevisionGate).
+    app.config.setdefault("PLAIN_COOKIES", (LANGUAGE_COOKIE,))
     app.jinja_env.finalize = translated
     app.add_template_filter(points, "points")
     app.add_template_filter(translated, "translated")

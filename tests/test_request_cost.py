@@ -160,17 +160,21 @@ def _statements_of(app, look) -> list[str]:
 
 
 def test_a_kept_scoresheet_and_a_kept_history_page_cost_one_statement_each(app, client):
-    """A second look at an unchanged game's page (a watcher's phone) and at the scorekeeper's history: the one query
-    that finds the revision and the phone's right, or the history's page of rights and their count; nothing else."""
+    """A second look at an unchanged game's page (a watcher's phone, and the scorekeeper's own) and at the
+    scorekeeper's history: the one query that finds the revision (and the phone's right, for a phone that may hold
+    one), or the history's page of rights and their count; nothing else."""
     game_id, _ = _game_with_a_total_past_a_thousand(client)
-    watcher = app.test_client()
+    watcher = app.test_client()  # no session cookie: it holds no right, and its look is answered before Flask
     assert watcher.get(f"/games/{game_id}").status_code == 200
     looks = _statements_of(app, lambda: watcher.get(f"/games/{game_id}").status_code == 200)
-    assert len(looks) == 1 and "game_rights" in looks[0] and "hands" not in looks[0], looks
+    assert len(looks) == 1 and "games" in looks[0] and "hands" not in looks[0], looks
     scorekeeper = app.test_client()
     started = scorekeeper.post("/games", data=NEW_GAME)  # the phone that starts a game keeps it: it is in its history
     assert started.status_code == 303
     kept = started.headers["Location"].rsplit("/", 1)[1]
+    assert scorekeeper.get(f"/games/{kept}").status_code == 200
+    looks = _statements_of(app, lambda: scorekeeper.get(f"/games/{kept}").status_code == 200)
+    assert len(looks) == 1 and "game_rights" in looks[0] and "hands" not in looks[0], looks
     assert f"/games/{kept}" in scorekeeper.get("/history").get_data(as_text=True)
     looks = _statements_of(app, lambda: scorekeeper.get("/history").status_code == 200)
     assert len(looks) == 1 and "game_rights" in looks[0] and "FROM games" not in looks[0], looks

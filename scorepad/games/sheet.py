@@ -73,6 +73,8 @@ def show(game_id: str) -> ResponseReturnValue:
             **scoresheet_context(stored),
         )
 
+    if tag is not None and not editable:  # a read-only page, as any phone holding no right sees it
+        delivery.for_anyone(game_id, seen.version)
     response = delivery.tagged(delivery.made_once(None if tag is None else (tag,), make), tag)
     return access.no_store(response) if undo else response
 
