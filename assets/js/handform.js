@@ -145,7 +145,8 @@ export function showProblems(form, problems, quiet) {
       const id = problem.id && fields.length === 1 ? problem.id : inputFor(form, field)?.id;
       const slot = id && byId(id + "-error"), input = id && byId(id);
       if (!slot || !input) continue;
-      if (!slot.textContent.includes(problem.message)) {
+      // A field holding what is not a number says only that (inputs.js), until it is put right.
+      if (!input.dataset.refused && !slot.textContent.includes(problem.message)) {
         slot.textContent = (slot.textContent ? slot.textContent + " " : "") + problem.message;
       }
       markField(input, slot, true);

@@ -15,25 +15,26 @@ on("click", (event) => {
   keepAboveTheBar(button);
 });
 
-// Number fields take digits only (a Count may also start with a minus sign). Anything else is
-// refused where it was typed, and said in that field's own message slot; the server refuses it
-// too, for a phone without this script.
+// Number fields take digits (a Count may also start with a minus sign; 1,300 and 1.300 are read as typed). Anything
+// else typed or pasted stays in the box as it came, and is said in that field's own message slot until it is put
+// right: a letter dropped as it was typed turned "1O5" into 15, silently. Save is refused for it, on the phone's check
+// and the server's alike.
 // A choice tapped in a count's row (0-4) empties the number box beside it, which would otherwise be the one meant.
-on("input", ({ target }) => {
-  if (target.dataset) delete target.dataset.refused;
-  if (target.dataset?.box) byId(target.dataset.box).value = "";
-});
-on("beforeinput", (event) => {
-  const input = event.target, sign = input.dataset?.sign;
-  if (!input.classList?.contains("digits") || event.data === null) return;
-  const { value, selectionStart: start, selectionEnd: end } = input;
-  const after = value.slice(0, start ?? value.length) + event.data + value.slice(end ?? value.length);
-  if ((sign ? /^[-\u2212]?[0-9]*$/ : /^[0-9]*$/).test(after)) return;
-  event.preventDefault();
+on("input", ({ target: input }) => {
+  if (!input.dataset) return;
+  if (input.dataset.box) byId(input.dataset.box).value = "";
+  if (!input.classList?.contains("digits")) return;
+  const sign = input.dataset.sign, rest = sign ? input.value.replace(/^\s*[-\u2212]/, "") : input.value;
+  const stray = [...new Set(rest.replace(/[0-9.,\s]/g, ""))].join("");
   const slot = byId(input.id + "-error");
-  if (!slot) return;
-  // Kept until the field takes a keystroke, across live previews.
-  slot.textContent = input.dataset.refused = say("digits", { typed: event.data }) + (sign ? " " + say("minus") : "");
+  if (!stray) {
+    if (slot && input.dataset.refused && slot.textContent === input.dataset.refused) slot.textContent = "";
+    delete input.dataset.refused;
+    return;
+  }
+  // Kept while the field holds it, across live previews (handform.js, handpage.js).
+  input.dataset.refused = say("digits", { typed: stray }) + (sign ? " " + say("minus") : "");
+  if (slot) slot.textContent = input.dataset.refused;
   input.setAttribute("aria-invalid", "true");
 });
 

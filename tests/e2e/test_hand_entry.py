@@ -139,23 +139,42 @@ def test_a_problem_between_sides_marks_a_field_on_each_side_and_beside_save(page
     expect(page.locator(".entry-bar .preview-problem")).to_contain_text(message)
 
 
-def test_a_letter_is_refused_at_the_field_it_was_typed_in(page: Page, live_server: str):
+def test_a_letter_stays_where_it_was_typed_and_is_said_until_it_is_put_right(page: Page, live_server: str):
+    """A letter in a number is never dropped: a new user's "1O5" (an O for a zero) became 15 when the O was refused
+    as it was typed and its message went with the next keystroke, and a pasted "2OO" left the box empty. What was
+    typed or pasted stays in the box, the field says why, and Save is refused, until it is put right."""
     start_game(page, live_server)
     page.get_by_role("link", name="Enter hand 1").tap()
     us = panel(page, 0)
+    count = us.get_by_role("textbox", name=re.compile("^Count"))
+    count_error = page.locator(f"#{count.get_attribute('id')}-error")
+    count.press_sequentially("1O5")
+    expect(count).to_have_value("1O5")
+    expect(count_error).to_contain_text("Digits only here: \u201cO\u201d can't be part of a number.")
+    expect(count).to_have_attribute("aria-invalid", "true")
+    # Pasted (the text arrives at once, as a paste or a keyboard's suggestion puts it): kept as it came.
     naturals = us.get_by_label("Natural canastas", exact=True)
-    naturals.fill("")
-    naturals.press_sequentially("2e")
-    expect(naturals).to_have_value("2")
-    expect(page.locator("#s0-natural_canastas-error")).to_contain_text("Digits only here")
-    us.locator(".grid-toggle").tap()
-    jokers = us.get_by_label("Jokers melded", exact=True)
-    jokers.press_sequentially("e")
-    expect(jokers).to_have_value("")
-    expect(page.locator("#s0-melded_jokers-error")).to_contain_text("Digits only here")
-    count = panel(page, 1).get_by_role("textbox", name=re.compile("^Count"))
-    count.press_sequentially("-45")  # a Count may start with a minus sign
-    expect(count).to_have_value("-45")
+    naturals.focus()
+    page.keyboard.insert_text("2OO")
+    expect(naturals).to_have_value("2OO")
+    expect(page.locator("#s0-natural_canastas-error")).to_contain_text("Digits only here: \u201cO\u201d")
+    expect(count_error).to_contain_text("Digits only here: \u201cO\u201d")  # the other field still says its own
+    # Save is refused while they stand, and nothing typed is lost.
+    page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    expect(count).to_have_value("1O5")
+    expect(naturals).to_have_value("2OO")
+    expect(count).to_have_attribute("aria-invalid", "true")
+    # Put right, the message and the mark go.
+    count.fill("105")
+    expect(count_error).to_be_empty()
+    expect(count).not_to_have_attribute("aria-invalid", "true")
+    naturals.fill("2")
+    expect(page.locator("#s0-natural_canastas-error")).to_be_empty()
+    them_count = panel(page, 1).get_by_role("textbox", name=re.compile("^Count"))
+    them_count.press_sequentially("-45")  # a Count may start with a minus sign
+    expect(them_count).to_have_value("-45")
+    expect(page.locator(f"#{them_count.get_attribute('id')}-error")).to_be_empty()
 
 
 def test_cancel_asks_before_throwing_typed_entries_away(page: Page, live_server: str):
