@@ -535,7 +535,6 @@ TABLE_CHOICES = choices(
         ("6", Message("Three partnerships (6 players, classic only)")),
     ]
 )
-DEFAULT_SIDE_NAMES = ("Us", "Them", "Others")
 TIE_CHOICES = choices(
     [
         ("play_on", Message("Play another hand")),
@@ -591,9 +590,11 @@ class NewGameForm(Form):
         Message("Rules"), choices=choices((key, p.name) for key, p in rules.PRESETS.items()), default="modern"
     )
     players = RadioField(Message("Players"), choices=TABLE_CHOICES, default="4")
-    side0_name = StringField(Message("Side 1 name"), default="Us")
-    side1_name = StringField(Message("Side 2 name"), default="Them")
-    side2_name = StringField(Message("Side 3 name"), default="Others")
+    # The names a new game's sides start with, in the page's language (a Message, shown through web.translated): the
+    # scorekeeper types their own or keeps these, and the game keeps them as posted.
+    side0_name = StringField(Message("Side 1 name"), default=Message("Us"))
+    side1_name = StringField(Message("Side 2 name"), default=Message("Them"))
+    side2_name = StringField(Message("Side 3 name"), default=Message("Others"))
     player0_0 = StringField(Message("Player 1 of side 1"))
     player0_1 = StringField(Message("Player 2 of side 1"))
     player1_0 = StringField(Message("Player 1 of side 2"))

@@ -310,3 +310,26 @@ def test_deleting_a_game_says_so_in_the_phones_language(client):
 def test_the_offline_game_page_is_titled_in_the_phones_language(client):
     page = client.get("/offline/game", headers=HEADERS["es"]).get_data(as_text=True)
     assert "<title>Partida empezada en este teléfono · Scorepad</title>" in page
+
+
+@pytest.mark.parametrize(
+    "language, names",
+    [
+        ("en", ("Us", "Them", "Others")),
+        ("es", ("Nosotros", "Ellos", "Otros")),
+        ("pt_BR", ("Nós", "Eles", "Outros")),
+        ("it", ("Noi", "Loro", "Altri")),
+    ],
+)
+def test_a_new_games_sides_start_with_names_in_the_phones_language(client, language, names):
+    """Found by the new-user tester: the Spanish new-game page offered the sides "Us" and "Them". The names a game's
+    sides start with are the page's language's; kept as they are, the game is stored with them."""
+    headers = ENGLISH if language == "en" else HEADERS[language]
+    page = client.get("/games/new", headers=headers).get_data(as_text=True)
+    for i, name in enumerate(names):
+        assert re.search(rf'name="side{i}_name" type="text" value="{name}"', page), (language, name)
+    fields = dict(re.findall(r'name="(side[01]_name)" type="text" value="([^"]*)"', page))  # kept as offered
+    started = client.post("/games", data={**new_game_fields(), **fields}, headers=headers)
+    assert started.status_code == 303
+    game_id = started.headers["Location"].rsplit("/", 1)[1]
+    assert [side["name"] for side in client.get(f"/api/games/{game_id}").get_json()["sides"]] == list(names[:2])

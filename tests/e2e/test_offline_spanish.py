@@ -28,13 +28,14 @@ def browser_context_args(browser_context_args):
 
 
 def start_in_spanish(page: Page, url: str) -> None:
-    """Español chosen on this phone (its cookie), then a modern game started: Ann & Cleo (Us), Bea & Dot (Them)."""
+    """Español chosen on this phone (its cookie), then a modern game started with the sides' names the page offers in
+    Spanish: Ann & Cleo (Nosotros, "Us"), Bea & Dot (Ellos, "Them")."""
     host = re.match(r"https?://([^/:]+)", url).group(1)
     page.context.add_cookies([{"name": "lang", "value": "es", "domain": host, "path": "/"}])
     page.goto(url + "/games/new")
     name_the_players(page, "Jugador {player} del equipo {side}")
     page.get_by_role("button", name="Empezar la partida").click()
-    expect(page.locator("h1")).to_have_text("Us v Them")
+    expect(page.locator("h1")).to_have_text("Nosotros v Ellos")
     expect(page.locator("html")).to_have_attribute("lang", "es")
 
 
