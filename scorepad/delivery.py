@@ -262,8 +262,7 @@ class RevisionGate:
             return self.application(environ, start_response)
         kept = self.anyone.answers.get(key)
         if kept is not None:
-            seen = self.seen(kept.game_id, environ)
-            if seen is None or not kept.current(seen):
+            if not kept.current(self, environ):
                 self.anyone.answers.forget(key)
             elif not asked:
                 start_response(kept.status, kept.headers)
@@ -285,8 +284,12 @@ class RevisionGate:
 _SEEN = "scorepad.seen"
 # Set by a view (for_anyone) on an answer that is the same for every phone holding no right to the game.
 FOR_ANYONE = "scorepad.for_anyone"
-# The request headers an answer for anyone may vary by (its Vary names no other): each is part of its key. Cookie is
-# one: the language's cookie, the only one such a look carries, is in the key as sent.
+# Set by a view (for_this_phone) on an answer made for one phone's session, and the checks such an answer names:
+# app.extensions[PHONE_CHECKS][name](engine, *args) gives what the answer was made from, in one query.
+FOR_THIS_PHONE = "scorepad.for_this_phone"
+PHONE_CHECKS = "scorepad_phone_checks"
+# The request headers a kept answer may vary by (its Vary names no other): each is part of its key, the cookie as sent
+# among them (the language's alone for an answer for anyone; the session's too for one for this phone).
 _ANYONE_HEADERS = (
     "HTTP_COOKIE",
     "HTTP_ACCEPT_ENCODING",
@@ -311,6 +314,15 @@ def for_anyone(game_id: str, version: int, rematch_id: str | None = ANY_REMATCH,
     naming its ETag is answered 304; naming another, with this answer, unless `other_tags` is False (the API,
     which reads a tag its own way: the app answers)."""
     request.environ[FOR_ANYONE] = (game_id, version, rematch_id, other_tags)
+
+
+def for_this_phone(check: str, args: tuple, seen: object, until: float) -> None:
+    """Mark this answer as made for this phone's session from what the check `check` gives for `args` now (`seen`):
+    RevisionGate keeps it under the request's cookie as sent (with the rest of its key, as for_anyone's), and gives
+    it again, before Flask, to a look with the very same cookie while the check gives the same, until `until` (when
+    Flask would sign the session's cookie again, security.REFRESH_AFTER). Another cookie, even another session's of
+    the same phone, never finds it."""
+    request.environ[FOR_THIS_PHONE] = (check, args, seen, until)
 
 
 class _Caught:
@@ -338,9 +350,10 @@ class AnswerForAnyone:
         etag = next((value for name, value in headers if name.lower() == "etag"), None)
         self.etag = None if etag is None else unquote_etag(etag)[0]
 
-    def current(self, seen: Any) -> bool:
+    def current(self, gate: RevisionGate, environ: WSGIEnvironment) -> bool:
         """Whether the game is still at the revision this answer shows (store.scoreboard_revision's row)."""
-        return seen.version == self.version and self.rematch_id in (ANY_REMATCH, seen.rematch_id)
+        seen = gate.seen(self.game_id, environ)
+        return seen is not None and seen.version == self.version and self.rematch_id in (ANY_REMATCH, seen.rematch_id)
 
     def names_this(self, asked: str) -> bool:
         """Whether If-None-Match names this answer's ETag (weakly, as a page's 304 is given)."""
@@ -350,26 +363,38 @@ class AnswerForAnyone:
         return [(name, value) for name, value in self.headers if name.lower() in _NOT_MODIFIED_HEADERS]
 
 
+class AnswerForPhone(AnswerForAnyone):
+    """One kept answer for one phone's session (for_this_phone): current while its check gives what it was made
+    from, until the session's cookie is due to be signed again."""
+
+    def __init__(
+        self, marked: tuple[str, tuple, object, float], status: str, headers: list[tuple[str, str]], body: bytes
+    ):
+        super().__init__(("", 0, ANY_REMATCH, True), status, headers, body)
+        self.check, self.args, self.made_from, self.until = marked
+
+    def current(self, gate: RevisionGate, environ: WSGIEnvironment) -> bool:
+        check = gate.app.extensions.get(PHONE_CHECKS, {}).get(self.check)
+        return check is not None and time.time() < self.until and check(gate.the_engine(), *self.args) == self.made_from
+
+
 class Anyone:
     """RevisionGate's answers for anyone: which requests may get one (key), and keeping those the app marked."""
 
     def __init__(self, app: Flask) -> None:
-        self.answers = MadeOnce[AnswerForAnyone](app.config.get("MADE_ONCE_SIZE", 256))
+        self.answers = MadeOnce[AnswerForAnyone](app.config.get("MADE_ONCE_SIZE", 256))  # and AnswerForPhone
         # Cookies that only choose the language (web.LANGUAGE_COOKIE): a look carrying no other holds no right.
         self.plain_cookies = frozenset(app.config.get("PLAIN_COOKIES", ()))
 
     def key(self, environ: WSGIEnvironment) -> tuple | None:
-        """What a request's answer for anyone is kept under, or None if this request may not have one: anything
-        but a GET, or one that may hold a right (a session cookie, Authorization) or asks for an offline copy."""
+        """What a request's kept answer is kept under (the cookie as sent among it), or None if this request may not
+        have one: anything but a GET of a game's or the history's addresses, Authorization, an offline copy asked."""
         if (
             environ.get("REQUEST_METHOD") != "GET"
             or "HTTP_AUTHORIZATION" in environ
             or "HTTP_SCOREPAD_KEEP" in environ
-            or not environ.get("PATH_INFO", "").startswith(("/games/", "/api/games/"))
+            or not environ.get("PATH_INFO", "").startswith(("/games/", "/api/games/", "/history"))
         ):
-            return None
-        cookie = environ.get("HTTP_COOKIE")
-        if cookie and not set(parse_cookie(cookie)) <= self.plain_cookies:
             return None
         return (
             environ.get("wsgi.url_scheme"),
@@ -383,9 +408,15 @@ class Anyone:
         )
 
     def keep(self, key: tuple, answer: Iterable[bytes], caught: _Caught, environ: WSGIEnvironment) -> Iterable[bytes]:
-        """The app's answer, passed on; kept too if a view marked it for anyone and it may be kept."""
-        marked = environ.get(FOR_ANYONE)
-        if marked is None or not caught.status.startswith("200") or not _keepable(caught.headers):
+        """The app's answer, passed on; kept too if a view marked it, for anyone (and it was asked with no session
+        cookie: at most the language's) or for this phone (asked with one), and it may be kept."""
+        cookie = environ.get("HTTP_COOKIE")
+        plain = not cookie or set(parse_cookie(cookie)) <= self.plain_cookies
+        marked, phone = environ.get(FOR_ANYONE), environ.get(FOR_THIS_PHONE)
+        make: Callable[..., AnswerForAnyone] | None = (
+            AnswerForAnyone if plain and marked else AnswerForPhone if not plain and phone else None
+        )
+        if make is None or not caught.status.startswith("200") or not _keepable(caught.headers):
             return answer
         try:
             body = b"".join(answer)
@@ -393,7 +424,7 @@ class Anyone:
             close = getattr(answer, "close", None)
             if close is not None:
                 close()
-        self.answers.put(key, AnswerForAnyone(marked, caught.status, list(caught.headers), body))
+        self.answers.put(key, make(marked if plain else phone, caught.status, list(caught.headers), body))
         return [body]
 
 

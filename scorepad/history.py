@@ -7,15 +7,33 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from . import delivery, document, rights, rulesets, store
+from . import delivery, document, rights, rulesets, security, store
 from .security import refuse_cross_site_posts
 
 bp = Blueprint("history", __name__)
 bp.before_request(refuse_cross_site_posts)
+# A history page kept for a phone is checked before Flask with the query that made it (delivery.for_this_phone).
+HISTORY_CHECK = "history"
+bp.record_once(
+    lambda state: state.app.extensions.setdefault(delivery.PHONE_CHECKS, {}).__setitem__(
+        HISTORY_CHECK, rights.kept_games_page_of
+    )
+)
 
 PAGE_SIZE = 50  # games on one page of the history: a phone scrolls it easily, the server scores only these
 # No page past this is asked for (a number beyond it shows the last page, as any page past the last does): a
@@ -56,12 +74,23 @@ def history() -> ResponseReturnValue:
         shown = [(row.id, row.via, row.version) for row in found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]]
         found_count = len(found)
     else:  # the page's rows alone (and the count): no name read
-        total, shown = rights.kept_games_page((page - 1) * PAGE_SIZE, PAGE_SIZE)
+        device = rights.device_hash(create=False)
+        total, shown = (
+            (0, []) if device is None else rights.kept_games_page_of(None, device, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+        )
         pages = max(1, -(-total // PAGE_SIZE))
         if page > pages:
             page = pages
-            total, shown = rights.kept_games_page((page - 1) * PAGE_SIZE, PAGE_SIZE)
+            total, shown = (
+                (0, [])
+                if device is None
+                else rights.kept_games_page_of(None, device, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+            )
         found_count = total
+        signed = getattr(session, "scorepad_signed_at", None)  # this phone's session cookie, as verified
+        if device is not None and signed is not None:  # the same look again is answered before Flask
+            until = signed + security.REFRESH_AFTER
+            delivery.for_this_phone(HISTORY_CHECK, (device, (page - 1) * PAGE_SIZE, PAGE_SIZE), (total, shown), until)
 
     def make() -> Response:
         # Only this page's games are loaded and their figures read.

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple, overload
 
 from flask import abort, current_app, request, session
-from sqlalchemy import Connection, Row, Select, bindparam, case, delete, event, func, insert, select, update
+from sqlalchemy import Connection, Engine, Row, Select, bindparam, case, delete, event, func, insert, select, update
 from sqlalchemy.orm import Mapper, selectinload, undefer_group
 
 from . import store
@@ -409,14 +409,14 @@ _KEPT_PAGE = (
 )
 
 
-def kept_games_page(offset: int, limit: int) -> tuple[int, list[tuple[str, str, int]]]:
-    """How many games this device may change, and `limit` of them from `offset`, newest first: tuples of
-    (id, via, version) (a history page without a search reads no more)."""
-    device = device_hash(create=False)
-    if device is None:
-        return 0, []
-    with store.glancing() as connection:
+def kept_games_page_of(
+    engine: Engine | None, device: str, offset: int, limit: int
+) -> tuple[int, list[tuple[str, str, int]]]:
+    """How many games the device hashed `device` may change, and `limit` of them from `offset`, newest first: tuples
+    of (id, via, version) (a history page without a search reads no more). On `engine` (the app's if None): also
+    before Flask, where the history page kept for a phone is checked (delivery.PHONE_CHECKS)."""
+    with store.glancing(engine) as connection:
         rows = connection.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}).all()
         if not rows:  # none on this page: how many there are, for the page before it (or none at all)
             return connection.execute(_KEPT_COUNT, {"device": device}).scalar() or 0, []
-    return rows[0][3], [row[:3] for row in rows]
+    return rows[0][3], [tuple(row[:3]) for row in rows]

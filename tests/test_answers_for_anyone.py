@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import pytest
 from flask import request_started
 
-from tests.conftest import game_document, statements
+from tests.conftest import game_document, new_game_fields, statements
 
 # Modern (docs/rules.md): Us meld a natural canasta (500) and a mixed one (300) and go out (100), Count 120: 1,020;
 # Them meld no canasta, Count −40: −40.
@@ -170,3 +170,48 @@ def test_a_deleted_game_is_not_found_though_its_page_was_kept(app, client, game)
     assert deleted.status_code == 303, deleted.get_data(as_text=True)
     assert watcher.get(f"/games/{game_id}/scoreboard").status_code == 404
     assert watcher.get(f"/api/games/{game_id}").status_code == 404
+
+
+# --- A phone's own history, before Flask -------------------------------------------------------------------------
+
+
+def test_a_phones_second_look_at_its_history_is_answered_before_flask_until_anything_on_it_changes(app, monkeypatch):
+    """The history page kept for one phone's session is given again before Flask, checked by the one query that made
+    it; only to the very same cookie, and made again once a game on it changes, or when the session's cookie is due
+    to be signed again."""
+    import time
+
+    from tests.test_games import hand_form
+
+    ann = app.test_client()
+    game = ann.post("/games", data=new_game_fields()).headers["Location"].rsplit("/", 1)[1]
+    zoe = app.test_client()
+    zoe.post("/games", data=new_game_fields(player0_0="Zoe", player1_0="Yves"))
+    first = ann.get("/history")
+    assert "Ann" in text(first) and "Zoe" not in text(first)
+    with flask_requests(app) as reached, statements(app) as sent:
+        again = ann.get("/history")
+    assert reached == [] and len(sent) == 1 and "game_rights" in sent[0], (reached, sent)
+    assert again.get_data() == first.get_data()
+    # Another phone's history, looked at after Ann's was kept, is its own.
+    theirs = zoe.get("/history")
+    assert "Zoe" in text(theirs) and "Ann" not in text(theirs)
+    with flask_requests(app) as reached:
+        assert zoe.get("/history").get_data() == theirs.get_data()
+    assert reached == []
+    # A hand saved on Ann's game (Us 500 + 300 + 100 going out, Count 120: 1,020; Them −40): made again, with it.
+    saved = ann.post(
+        f"/games/{game}/hands",
+        data=hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 120}, {"count": -40}),
+    )
+    assert saved.status_code == 303
+    ann.get(f"/games/{game}")  # the page after the save (its message shown once)
+    with flask_requests(app) as reached:
+        after = ann.get("/history")
+    assert reached == ["/history"] and "1,020" in text(after) and "−40" in text(after)
+    # A day on, Flask signs the session's cookie again: the look goes to Flask, which does.
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + 25 * 60 * 60)
+    with flask_requests(app) as reached:
+        renewed = ann.get("/history")
+    assert reached == ["/history"] and "Set-Cookie" in renewed.headers
