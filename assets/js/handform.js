@@ -161,7 +161,8 @@ export function showProblems(form, problems, quiet) {
   }
   const preview = byId("preview");
   if (preview && problems.length) {
-    preview.replaceChildren(el("p", { class: "preview-problem" }, problems[0].message +
+    const first = problems[0];  // said as its field says it (inputs.js: what can't be part of a number)
+    preview.replaceChildren(el("p", { class: "preview-problem" }, (byId(first.id || "")?.dataset.refused || first.message) +
       (problems.length > 1 ? " " + say("more", { number: problems.length - 1 }) : "")));
   }
   if (!quiet) $("[aria-invalid='true']", form)?.focus();

@@ -82,6 +82,12 @@ on("click", (event) => {
   }
   forgetDrafts(form.getAttribute("action"));
 });
+// The bar says the first problem in at most three lines: a tap on it goes to the field it is about, where it is said
+// in full (and so are the others, "marked above").
+on("click", (event) => {
+  const field = inside(event, ".entry-bar .preview-problem") && $("form.hand-form [aria-invalid='true']");
+  if (field) { field.scrollIntoView({ block: "center" }); field.focus(); }
+});
 // A save answered with the next page: its drafts are done with. (When the answer replaces the
 // page, htmx reports it from <body>, the form being gone: hence the action remembered here.)
 let savingAction = null;

@@ -177,6 +177,25 @@ def test_a_letter_stays_where_it_was_typed_and_is_said_until_it_is_put_right(pag
     expect(page.locator(f"#{them_count.get_attribute('id')}-error")).to_be_empty()
 
 
+def test_a_tap_on_the_bars_problem_goes_to_the_field_it_is_about(page: Page, live_server: str):
+    """The bar says the first problem in at most three lines: a new user found one cut short, and a tap on it did
+    nothing. A tap on it goes to the field it is about, where it is said in full."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").tap()
+    count = panel(page, 0).get_by_role("textbox", name=re.compile("^Count"))
+    count.press_sequentially("1O5")
+    problem = page.locator(".entry-bar .preview-problem")
+    expect(problem).to_contain_text("Digits only here: \u201cO\u201d")  # as the field says it
+    panel(page, 1).get_by_role("textbox", name=re.compile("^Count")).focus()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(count).not_to_be_in_viewport()
+    problem.tap()
+    expect(count).to_be_focused()
+    expect(count).to_be_in_viewport()
+    expect(page.locator(f"#{count.get_attribute('id')}-error")).to_be_in_viewport()
+
+
 def test_cancel_asks_before_throwing_typed_entries_away(page: Page, live_server: str):
     start_game(page, live_server)
     game_url = page.url
