@@ -466,3 +466,27 @@ def test_a_kept_page_is_sent_without_its_indentation_but_a_note_as_typed(client,
     assert squeezed(typed.encode()).decode() == (
         f'<form>\n<textarea name="note">{note}</textarea>\n<pre>\n  as\n   typed</pre>\n</form>'
     )
+
+
+def test_a_revision_glance_gives_its_connection_back_as_it_was_and_throws_a_dead_one_away(app, api_game):
+    """The poll's look (store.scoreboard_revision, in autocommit on a connection of its own) hands the connection back
+    out of autocommit (a request's session then writes in a transaction on it), and a connection it finds dead is
+    thrown away, so it fails once."""
+    import time
+
+    from scorepad import store
+
+    game_id, _ = api_game
+    with app.app_context():
+        engine = db.engine
+        engine.dispose()
+        assert store.scoreboard_revision(game_id, engine) == (1, None)
+        entry = _pooled_entry(engine)
+        assert getattr(entry.dbapi_connection, "autocommit", False) is False  # psycopg's; sqlite3 3.11 has none
+        assert not getattr(entry.dbapi_connection, "in_transaction", False)
+        entry.dbapi_connection.close()
+        entry.info["scorepad_returned_at"] = time.monotonic()  # used a moment ago: not checked before use
+        with pytest.raises(Exception):  # noqa: B017 (the driver's own error: psycopg's or sqlite3's)
+            store.scoreboard_revision(game_id, engine)
+        assert store.scoreboard_revision(game_id, engine) == (1, None)  # on a new connection
+        assert store.scoreboard_revision("no-such-game", engine) is None
