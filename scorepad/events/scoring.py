@@ -82,7 +82,7 @@ def round_average(result: RoundResult) -> int | None:
     return nearest_five(Fraction(sum(cumulatives), len(cumulatives)))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     match_points: int = 0
     points: int = 0
