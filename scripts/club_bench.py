@@ -194,13 +194,24 @@ def start_servers(url: str, port: int, count: int, work: Path, label: str, args)
         # The Procfile's web command as a host runs it: granian, two workers of WEB_THREADS threads (--threads).
         procfile = (ROOT / "Procfile").read_text()
         web = next(line[len("web:") :] for line in procfile.splitlines() if line.startswith("web:"))
-        env.update(PORT=str(port), WEB_CONCURRENCY="2", WEB_THREADS=str(args.threads), GRANIAN_BACKLOG="4096")
+        env.update(
+            PORT=str(port), WEB_CONCURRENCY=str(args.workers), WEB_THREADS=str(args.threads), GRANIAN_BACKLOG="4096"
+        )
         env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")
         command = ["bash", "-c", "exec " + web.replace("0.0.0.0", "127.0.0.1")]
     else:
         # gunicorn, as the Procfile ran it before 27 November 2026: two sync workers; --threads N: gthread, to compare.
         workers = ["-k", "gthread", "--threads", str(args.threads)] if args.threads > 1 else ["-k", "sync"]
-        command = [str(BIN / "gunicorn"), "-w", "2", *workers, "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
+        command = [
+            str(BIN / "gunicorn"),
+            "-w",
+            str(args.workers),
+            *workers,
+            "-b",
+            f"127.0.0.1:{port}",
+            "--backlog",
+            "4096",
+        ]
         if count > 1:
             command.append("--reuse-port")
         command.append("scorepad:create_app()")
@@ -343,6 +354,7 @@ def main() -> None:
     parser.add_argument("--two-servers", action="store_true", help="two gunicorn servers on one port (PostgreSQL)")
     parser.add_argument("--only-postgres", action="store_true")
     parser.add_argument("--server", choices=("procfile", "gunicorn"), default="procfile", help="gunicorn: to compare")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes per server (2, as the Procfile)")
     parser.add_argument("--threads", type=int, help="threads per worker (Procfile: 2; gunicorn: 1, sync workers)")
     args = parser.parse_args()
     args.tables = [int(t) for t in args.tables.split(",")]
@@ -352,7 +364,9 @@ def main() -> None:
         args.threads = 2 if args.server == "procfile" else 1
     work = Path(tempfile.mkdtemp(prefix="scorepad-club."))
     try:
-        workers = f"2 workers of {args.threads} threads" if args.threads > 1 else "2 sync workers"
+        workers = (
+            f"{args.workers} workers of {args.threads} threads" if args.threads > 1 else f"{args.workers} sync workers"
+        )
         server = "granian (the Procfile's)" if args.server == "procfile" else "gunicorn"
         print(f"Machine: {machine()}. {server}, {workers} per server; locust on the same machine.")
         if not args.only_postgres and not args.two_servers:
