@@ -8,6 +8,7 @@ game of its tables: any save at any table raises it, read in one small statement
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import Engine, bindparam, func, select
+from sqlalchemy import Engine, bindparam, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from . import events, store
@@ -130,7 +131,9 @@ class StoredEvent:
         closed = {held.round: held.closed for held in self.rounds}
         for table in self.tables:  # in order: by round, then table
             if table.round in by_round:
-                by_round[table.round].append(self.table_result(table, closed[table.round], figures.get(table.game_id)))
+                # A row of load_standings (hashable, never changed) is worked out once for its figures (_row_result).
+                result = _row_result if isinstance(table, SeatRow) else self.table_result
+                by_round[table.round].append(result(table, closed[table.round], figures.get(table.game_id)))
         return tuple(events.RoundResult(tuple(by_round[held.round]), held.bye) for held in self.rounds)
 
     def document(self, results: tuple[events.RoundResult, ...] | None = None) -> dict[str, Any]:
@@ -156,6 +159,13 @@ class StoredEvent:
 
     def table_at(self, round: int, table: int) -> EventTableRecord | None:
         return next((t for t in self.tables if t.round == round and t.table == table), None)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _row_result(table: SeatRow, closed: bool, figures: TableFigures | None) -> events.TableResult:
+    """StoredEvent.table_result of a row of load_standings, kept in this process: a wall screen's changed answer
+    works out only the tables whose figures changed (a night of 1,000 tables has about 3,000 at a time)."""
+    return StoredEvent.table_result(table, closed, figures)
 
 
 def _new_code() -> str:
@@ -298,11 +308,118 @@ def _event_read(event_id: str, version: int, document: dict) -> events.Event:
 
 def load_standings(event_id: str) -> StoredEvent:
     """The event read for its standings alone (the wall screen, the API's reads, the results): its row, its rounds,
-    and its tables with their games' kept figures (`StoredEvent.figures`) in one statement; EventNotFound if none.
-    A game whose figures are not kept for its version (stored before figures were kept) is loaded and scored once.
-    Read-only: its tables are rows (no seats, no games), never to be changed or confirmed through."""
+    and its tables with their games' kept figures (`StoredEvent.figures`); EventNotFound if none. A game whose
+    figures are not kept for its version (stored before figures were kept) is loaded and scored once.
+    Read-only: its tables are rows (no seats, no games), its row and rounds as this process last read them for this
+    version of the event, never to be changed or confirmed through.
+
+    Made from what this process read last time, checked against the database (`_Kept`): one statement reads the
+    event's version and each table's game and version; only the games whose version moved are read again (one
+    statement more). A new version of the event (a round, a late pair, a confirmation, a correction) reads it all
+    again. What is read is as new as the statement that read it, never older."""
+    key = (db.engine, event_id)
+    rows = db.session.execute(_VERSIONS, {"event_id": event_id}).all() if store.GAME_ID.fullmatch(event_id) else []
+    if not rows:
+        raise EventNotFound(event_id)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(key)
+    games = tuple(row[1] for row in rows if row[1] is not None)
+    if kept is None or kept.version != rows[0][0] or kept.games != games:
+        kept = _read_standings(event_id)
+    else:
+        kept = kept.moved_on({game_id: version for _, game_id, version in rows if game_id is not None})
+    with _KEPT_LOCK:
+        _KEPT[key] = kept
+        _KEPT.move_to_end(key)
+        while len(_KEPT) > 64:
+            _KEPT.popitem(last=False)
+    held = StoredEvent(kept.record, list(kept.rounds), [], [])
+    held.read = (kept.record.document, kept.event)
+    held.tables = list(kept.tables)  # type: ignore[arg-type]  # rows with an EventTableRecord's attributes
+    held.figures = kept.figures
+    return held
+
+
+_events = EventRecord.__table__
+# The event's version and each of its tables' game and that game's version (None: deleted), in the standings' order:
+# what load_standings checks what it kept against.
+_VERSIONS = (
+    select(_events.c.version, _tables.c.game_id, _games.c.version)
+    .select_from(
+        _events.outerjoin(_tables, _tables.c.event_id == _events.c.id).outerjoin(
+            _games, _games.c.id == _tables.c.game_id
+        )
+    )
+    .where(_events.c.id == bindparam("event_id"))
+    .order_by(_tables.c.round, _tables.c.table)
+)
+# The kept figures of some games (those whose version moved since they were read).
+_FIGURES = select(
+    _games.c.id,
+    _games.c.version,
+    _games.c.figures_version,
+    _games.c.figures["format"].as_integer(),
+    _games.c.figures[("totals", 0)].as_integer(),
+    _games.c.figures[("totals", 1)].as_integer(),
+    _games.c.figures["finished"].as_boolean(),
+    func.json_array_length(_games.c.figures["hands"]),
+).where(_games.c.id.in_(bindparam("ids", expanding=True)))
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What load_standings read of one event, kept in this process for the next read: the event's row and rounds
+    (detached from any session: as read), its document read back, its tables, each table's game (in order) and
+    each game's figures. Never changed: a newer read makes a new one."""
+
+    version: int
+    record: EventRecord
+    rounds: tuple[EventRoundRecord, ...]
+    event: events.Event
+    tables: tuple[SeatRow, ...]
+    games: tuple[str, ...]
+    figures: dict[str, TableFigures]
+
+    def moved_on(self, versions: dict[str, int | None]) -> _Kept:
+        """The same event with the figures of each game whose version is not the one kept read again (a deleted
+        game's dropped)."""
+        moved = [g for g, v in versions.items() if v is not None and getattr(self.figures.get(g), "version", 0) != v]
+        gone = [g for g, v in versions.items() if v is None and g in self.figures]
+        if not moved and not gone:
+            return self
+        figures = {g: f for g, f in self.figures.items() if g not in gone}
+        figures.update(_figures_of(moved))
+        return _Kept(self.version, self.record, self.rounds, self.event, self.tables, self.games, figures)
+
+
+_KEPT: OrderedDict[tuple[Engine, str], _Kept] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+
+
+def _figures_of(game_ids: list[str]) -> dict[str, TableFigures]:
+    """The figures of these games as kept with their versions (a game without them loaded and scored)."""
+    figures, unkept = {}, []
+    if game_ids:
+        for game_id, version, kept, kind, first, second, ended, hands in db.session.execute(
+            _FIGURES, {"ids": game_ids}
+        ):
+            if not store.figures_current(version, kept, kind) or first is None:
+                unkept.append(game_id)
+            else:
+                figures[game_id] = TableFigures(version, (first, second), bool(ended), hands)
+    figures.update({stored.id: TableFigures.of(stored) for stored in store.load_games(unkept)})
+    return figures
+
+
+def _read_standings(event_id: str) -> _Kept:
+    """Everything load_standings keeps, read afresh: the event's row and rounds (then let go of by the session, so
+    they stay as read), and its tables with their games' kept figures in one statement."""
     held = load_event(event_id, games=False, tables=False)
-    held.read = (held.record.document, _event_read(event_id, held.record.version, held.record.document))
+    event = _event_read(event_id, held.record.version, held.record.document)
+    for read in (held.record, *held.rounds):
+        if inspect(read).unloaded:  # an attribute expired by an earlier commit in this session: read it now
+            db.session.refresh(read)
+        db.session.expunge(read)
     rows = db.session.execute(_STANDINGS, {"event_id": event_id}).all()
     figures, unkept, seated = {}, [], []
     for round, table, north, east, game_id, confirmed, version, kept, kind, first, second, ended, hands in rows:
@@ -314,9 +431,8 @@ def load_standings(event_id: str) -> StoredEvent:
             continue
         figures[game_id] = TableFigures(version, (first, second), bool(ended), hands)
     figures.update({stored.id: TableFigures.of(stored) for stored in store.load_games(unkept)})
-    held.tables = seated  # type: ignore[assignment]  # rows with an EventTableRecord's attributes (SeatedTable)
-    held.figures = figures
-    return held
+    games = tuple(t.game_id for t in seated if t.game_id is not None)
+    return _Kept(held.record.version, held.record, tuple(held.rounds), event, tuple(seated), games, figures)
 
 
 def director_token_matches(held: StoredEvent, token: str | None) -> bool:

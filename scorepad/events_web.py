@@ -161,12 +161,11 @@ def table_lines(held: event_store.StoredEvent, round: int, results: Any = None) 
     event = held.event
     results = held.results() if results is None else results
     result = results[round] if round < len(results) else None
-    language = delivery.language()
+    language, pairs, of = delivery.language(), event.pairs, event.hands_per_game
     lines = []
     for table in result.tables if result else ():
-        names = (event.pairs[table.pairs[0]].name, event.pairs[table.pairs[1]].name)
+        names = (pairs[table.pairs[0]].name, pairs[table.pairs[1]].name)
         state = "confirmed" if table.confirmed else ("finished" if table.finished else "provisional")
-        of = event.hands_per_game
         row = _row(language, "table_row", table.table, names, table.hands, of, state, table.points)
         lines.append(
             {
@@ -184,18 +183,17 @@ def table_lines(held: event_store.StoredEvent, round: int, results: Any = None) 
     return lines
 
 
-def _figures(line: events.Standing) -> tuple[int, int, int, int]:
-    return line.match_points, line.difference, line.points, line.played
-
-
 def standings_body(event: events.Event, lines: tuple[events.Standing, ...]) -> Markup:
     """The standings' rows, best first: each one's rank, then its cells as made once (_row)."""
-    language, scoring, pairs = delivery.language(), event.scoring, event.pairs
-    rows = (
-        (line.rank, _row(language, "standing_cells", pairs[line.pair].name, scoring, *_figures(line))) for line in lines
-    )
+    language, scoring, pairs, row = delivery.language(), event.scoring, event.pairs, _row
     # Plain strings joined (adding a str to Markup would escape it): the cells are escaped markup already.
-    return Markup("\n".join(f'<tr><td class="rank">{rank}</td>{cells}</tr>' for rank, cells in rows))
+    return Markup(
+        "\n".join(
+            f'<tr><td class="rank">{rank}</td>'
+            f"{row(language, 'standing_cells', pairs[pair].name, scoring, won, difference, points, played)}</tr>"
+            for rank, pair, won, points, difference, played in lines
+        )
+    )
 
 
 def clock(held: event_store.StoredEvent) -> dict[str, Any] | None:

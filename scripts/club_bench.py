@@ -6,14 +6,17 @@ every 120 to 180 s, the first at a random moment) and three phones on its scoreb
 standings; every phone and wall polls every 2 s with the ETag it holds, as the pages do (a 304 while nothing
 changed). T grows step by step; a step holds when every kind of request has its p95 under 50 ms and none failed.
 The largest T that holds is reported, on SQLite and on PostgreSQL, with the CPU each side used: the load generator
-(locust, on the same two cores) and the server (gunicorn's processes).
+(locust, on the same two cores) and the server (its processes, from /proc).
 
     .venv/bin/python scripts/club_bench.py [--postgres URL] [--tables 50,100,...] [--seconds 30] [--two-servers]
+                                           [--server procfile|gunicorn] [--threads N]
 
-Run it through scripts/bench.sh --club, which installs locust and gunicorn and starts a throw-away PostgreSQL.
-With --two-servers (PostgreSQL only) two gunicorn servers share one port (SO_REUSEPORT: the kernel spreads the
-connections), as several app servers on one database would: the answers and 304s stay right across processes
-because every cached answer is checked against the database's revision.
+Run it through scripts/bench.sh --club, which installs what it needs and starts a throw-away PostgreSQL. The server
+is the Procfile's web command (granian, two workers of two threads); --server gunicorn runs gunicorn with two sync
+workers (--threads N: gthread), as the Procfile did before, to compare. With --two-servers (PostgreSQL only) two
+gunicorn servers share one port (SO_REUSEPORT: the kernel spreads the connections; granian has no such option), as
+several app servers on one database would: the answers and 304s stay right across processes because every cached
+answer is checked against the database's revision.
 """
 
 from __future__ import annotations
@@ -185,20 +188,40 @@ def load(host: str, event_path: Path, seconds: float, out: Path) -> None:
 # --- The server ---------------------------------------------------------------------------------------
 
 
-def start_servers(url: str, port: int, count: int, work: Path, label: str, threads: int) -> list[subprocess.Popen]:
+def start_servers(url: str, port: int, count: int, work: Path, label: str, args) -> list[subprocess.Popen]:
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false"}
-    # As the Procfile runs it: two sync workers; --threads N: two workers of N threads each (gthread), to compare.
-    workers = ["-k", "gthread", "--threads", str(threads)] if threads > 1 else ["-k", "sync"]
-    command = [str(BIN / "gunicorn"), "-w", "2", *workers, "-b", f"127.0.0.1:{port}", "--backlog", "4096"]
-    if count > 1:
-        command.append("--reuse-port")
+    if args.server == "procfile":
+        # The Procfile's web command as a host runs it: granian, two workers of WEB_THREADS threads (--threads).
+        procfile = (ROOT / "Procfile").read_text()
+        web = next(line[len("web:") :] for line in procfile.splitlines() if line.startswith("web:"))
+        env.update(
+            PORT=str(port), WEB_CONCURRENCY=str(args.workers), WEB_THREADS=str(args.threads), GRANIAN_BACKLOG="4096"
+        )
+        env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")
+        command = ["bash", "-c", "exec " + web.replace("0.0.0.0", "127.0.0.1")]
+    else:
+        # gunicorn, as the Procfile ran it before 27 November 2026: two sync workers; --threads N: gthread, to compare.
+        workers = ["-k", "gthread", "--threads", str(args.threads)] if args.threads > 1 else ["-k", "sync"]
+        command = [
+            str(BIN / "gunicorn"),
+            "-w",
+            str(args.workers),
+            *workers,
+            "-b",
+            f"127.0.0.1:{port}",
+            "--backlog",
+            "4096",
+        ]
+        if count > 1:
+            command.append("--reuse-port")
+        command.append("scorepad:create_app()")
     servers = [
         subprocess.Popen(
-            [*command, "scorepad:create_app()"],
+            command,
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=open(work / f"{label}-gunicorn-{n}.log", "w"),  # noqa: SIM115 (open while it runs)
+            stderr=open(work / f"{label}-server-{n}.log", "w"),  # noqa: SIM115 (open while it runs)
             start_new_session=True,
         )
         for n in range(count)
@@ -209,7 +232,7 @@ def start_servers(url: str, port: int, count: int, work: Path, label: str, threa
             return servers
         except OSError:
             time.sleep(0.1)
-    raise SystemExit(f"gunicorn did not start: see {work}/{label}-gunicorn-*.log")
+    raise SystemExit(f"the server did not start: see {work}/{label}-server-*.log")
 
 
 def server_cpu_seconds(servers: list[subprocess.Popen]) -> float:
@@ -249,7 +272,7 @@ def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
     """One event of `tables` tables on a fresh database, under load for args.seconds."""
     migrate(url)
     port = free_port()
-    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label, args.threads)
+    servers = start_servers(url, port, 2 if args.two_servers else 1, work, label, args)
     host = f"http://127.0.0.1:{port}"
     try:
         event_path = work / f"{label}-{tables}-event.json"
@@ -330,13 +353,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--two-servers", action="store_true", help="two gunicorn servers on one port (PostgreSQL)")
     parser.add_argument("--only-postgres", action="store_true")
-    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread), to compare")
+    parser.add_argument("--server", choices=("procfile", "gunicorn"), default="procfile", help="gunicorn: to compare")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes per server (2, as the Procfile)")
+    parser.add_argument("--threads", type=int, help="threads per worker (Procfile: 2; gunicorn: 1, sync workers)")
     args = parser.parse_args()
     args.tables = [int(t) for t in args.tables.split(",")]
+    if args.two_servers:
+        args.server = "gunicorn"  # two servers on one port (SO_REUSEPORT): gunicorn's --reuse-port; granian has none
+    if args.threads is None:
+        args.threads = 2 if args.server == "procfile" else 1
     work = Path(tempfile.mkdtemp(prefix="scorepad-club."))
     try:
-        workers = f"2 workers of {args.threads} threads" if args.threads > 1 else "2 sync workers"
-        print(f"Machine: {machine()}. Gunicorn {workers} per server; locust on the same machine.")
+        workers = (
+            f"{args.workers} workers of {args.threads} threads" if args.threads > 1 else f"{args.workers} sync workers"
+        )
+        server = "granian (the Procfile's)" if args.server == "procfile" else "gunicorn"
+        print(f"Machine: {machine()}. {server}, {workers} per server; locust on the same machine.")
         if not args.only_postgres and not args.two_servers:
             report("SQLite", run_database("SQLite", "sqlite://", args, work))
         if args.postgres:

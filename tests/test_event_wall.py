@@ -10,7 +10,7 @@ import pytest
 from scorepad import event_store, web
 from scorepad.models import GameRecord, db
 from tests.conftest import statements
-from tests.test_events_api import TIE, create, event_document, play
+from tests.test_events_api import BIG_3000, BIG_3000_SIDE_1, TIE, create, director, event_document, play
 
 HX = {"HX-Request": "true"}
 SPANISH = {**HX, "Accept-Language": "es"}
@@ -174,3 +174,63 @@ def test_two_changes_of_an_event_at_once_each_raise_its_revision(app, client):
         event_store._touch(first.record)
         db.session.commit()
         assert db.session.get(event_store.EventRecord, body["id"]).version == start + 2
+
+
+# BIG_3000 (tests/test_events_api.py): side 0 sevens 2500 + natural 500 = 3000, side 1 nothing; after a TIE (900 – 900)
+# a table stands at 3900 – 900, over the target of 3000: finished.
+
+
+def test_the_standings_one_server_keeps_follow_every_change_made_through_another(app, client, make_app):
+    """Server B keeps what it read of the event (event_store.load_standings) and reads again only what moved; every
+    change made through server A (a save, a confirmation, a correction, a new round) shows in B's next answer, equal
+    to the event read afresh with its games loaded and scored."""
+    other = make_app(RATELIMIT_ENABLED=False, AUTO_CREATE_SCHEMA=False).test_client()
+    body = create(client, event_document(4, 2))
+    url = f"/api/events/{body['id']}"
+
+    def kept_and_fresh() -> dict:
+        kept = other.get(url).get_json()
+        with app.app_context():
+            assert kept == event_store.load_event(body["id"]).document()
+        return kept
+
+    assert kept_and_fresh()["round_results"][0]["tables"][0]["points"] == [0, 0]
+    play(client, body["tables"][0], TIE)
+    assert kept_and_fresh()["round_results"][0]["tables"][0]["points"] == [900, 900]
+    play(client, body["tables"][0], BIG_3000)
+    play(client, body["tables"][1], BIG_3000)
+    tables = kept_and_fresh()["round_results"][0]["tables"]
+    assert [t["points"] for t in tables] == [[3900, 900], [3000, 0]]
+    assert [t["status"] for t in tables] == ["finished", "finished"]
+    confirm = client.post(f"{url}/rounds/0/tables/0/confirm", json={}, headers=director(body))
+    assert confirm.status_code == 200
+    assert kept_and_fresh()["round_results"][0]["tables"][0]["confirmed"] is True
+    # The director corrects hand 1 of table 0: the 3,000 was side 1's, so 900 + 0 – 900 + 3000 = 900 – 3900, still
+    # finished, no longer confirmed.
+    corrected = client.put(f"{url}/rounds/0/tables/0/hands/1", json=BIG_3000_SIDE_1, headers=director(body))
+    assert corrected.status_code == 200
+    table = kept_and_fresh()["round_results"][0]["tables"][0]
+    assert table["points"] == [900, 3900] and table["confirmed"] is False
+    assert client.post(f"{url}/rounds", json={}, headers=director(body)).status_code == 201
+    assert len(kept_and_fresh()["round_results"]) == 2
+
+
+def test_a_kept_event_is_checked_in_one_statement_and_only_the_games_that_moved_are_read_again(app, client):
+    body = create(client, event_document(4, 1))
+    with app.app_context():
+        event_store.load_standings(body["id"])  # read afresh, and kept
+    with statements(app) as seen, app.app_context():
+        held = event_store.load_standings(body["id"])
+    assert len(seen) == 1, seen  # the event's version and each table's game's: nothing moved
+    assert held.revision == 1 + 2  # the event at version 1, each of its two games at 1 (made with no hand)
+    play(client, body["tables"][1], ROSES_AHEAD)
+    with statements(app) as seen, app.app_context():
+        held = event_store.load_standings(body["id"])
+    assert len(seen) == 2, seen  # and the one game that moved
+    assert held.results()[0].tables[1].points == (1100, 900)
+    with app.app_context():  # table 0's game deleted: it counts nothing, as when read afresh
+        db.session.execute(db.delete(GameRecord).where(GameRecord.id == body["tables"][0]["game"]))
+        db.session.commit()
+        held = event_store.load_standings(body["id"])
+        assert held.results()[0].tables[0].game is None
+        assert held.results() == event_store.load_event(body["id"]).results()

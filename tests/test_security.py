@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
+from email.message import Message
 
 import pytest
 from werkzeug.datastructures import FileStorage
@@ -485,9 +486,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]:
-    """Start the Procfile's web command (gunicorn, one worker, on 127.0.0.1) with FLASK_TRUSTED_PROXIES as given,
-    ask for the home page as a client claiming https would, and give the answer's headers."""
+def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> Message:
+    """Start the Procfile's web command (its server, one worker, on 127.0.0.1) with FLASK_TRUSTED_PROXIES as given,
+    ask for the home page as a client claiming https would, and give the answer's headers (names in any case)."""
     with open(os.path.join(ROOT, "Procfile")) as procfile:
         command = next(line[len("web:") :] for line in procfile if line.startswith("web:"))
     port = free_port()
@@ -501,7 +502,7 @@ def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]
         "FLASK_TRUSTED_PROXIES": trusted_proxies,
         "FLASK_RATELIMIT_ENABLED": "false",
     }
-    command = command.replace("0.0.0.0:", "127.0.0.1:")  # only ever listen here in a test
+    command = command.replace("0.0.0.0", "127.0.0.1")  # only ever listen here in a test
     log = open(tmp_path / f"gunicorn-{trusted_proxies}.log", "w")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env, stdout=log, stderr=log)
     try:
@@ -512,7 +513,7 @@ def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]
         while True:
             try:
                 with urllib.request.urlopen(request, timeout=10) as answer:
-                    return dict(answer.headers)
+                    return answer.headers
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise
@@ -523,8 +524,8 @@ def asked_through_the_procfile(tmp_path, trusted_proxies: str) -> dict[str, str]
         log.close()
 
 
-def test_gunicorn_believes_a_forwarded_https_only_as_flask_trusted_proxies_says(tmp_path):
-    """The Procfile's gunicorn must not read X-Forwarded-Proto itself (its --forwarded-allow-ips): ProxyFix
+def test_the_procfile_server_believes_a_forwarded_https_only_as_flask_trusted_proxies_says(tmp_path):
+    """The Procfile's server must not read X-Forwarded-Proto itself (granian reads no forwarded header): ProxyFix
     does, for as many proxies as FLASK_TRUSTED_PROXIES says (README, Configuration)."""
     assert "Strict-Transport-Security" not in asked_through_the_procfile(tmp_path, "0")
     assert asked_through_the_procfile(tmp_path, "1")["Strict-Transport-Security"] == STRICT_TRANSPORT_SECURITY

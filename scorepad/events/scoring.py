@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .event import Event
 
@@ -48,9 +48,8 @@ class RoundResult:
         return all(table.finished for table in self.tables)
 
 
-@dataclass(frozen=True)
-class Standing:
-    """One pair's line of the standings."""
+class Standing(NamedTuple):
+    """One pair's line of the standings (a tuple: a wall of 2,000 pairs makes 2,000 of them on each change)."""
 
     rank: int
     pair: int
@@ -83,7 +82,7 @@ def round_average(result: RoundResult) -> int | None:
     return nearest_five(Fraction(sum(cumulatives), len(cumulatives)))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     match_points: int = 0
     points: int = 0
@@ -104,10 +103,10 @@ def _tally(event: Event, results: Sequence[RoundResult]) -> list[_Tally]:
         for table in result.tables:
             if not table.finished:
                 continue
+            first, second = table.points
             won = match_points(table.points)
-            for side in (0, 1):
-                own, theirs = table.points[side], table.points[1 - side]
-                tallies[table.pairs[side]].add(won[side], own, own - theirs)
+            tallies[table.pairs[0]].add(won[0], first, first - second)
+            tallies[table.pairs[1]].add(won[1], second, second - first)
         average = round_average(result)
         if result.bye is not None and average is not None:
             if event.bye == "average":
