@@ -1,5 +1,6 @@
-"""Saves and reads at the same moment, against the app as it runs: gunicorn with two workers (each with threads, so
-requests also race inside one process) on the test's database, an SQLite file or a PostgreSQL schema.
+"""Saves and reads at the same moment, against the app as it runs: the Procfile's web command (granian) with two
+workers of four threads (so requests also race inside one process) on the test's database, an SQLite file or a
+PostgreSQL schema.
 
 Every append is stored, one after the other; nothing answers 5xx; every answer read during writes is one moment
 of the game (its revision, hands and figures from the same commit). Rate limits are off: this is about races, not
@@ -36,7 +37,7 @@ from . import databases
 from .conftest import game_document
 
 ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = Path(sys.executable).parent / "gunicorn"
+BIN = Path(sys.executable).parent  # the venv's: granian, as the Procfile names it
 TIMEOUT = 30.0  # seconds for any one request: far above a save, well under the test's bound
 
 
@@ -51,7 +52,7 @@ def _free_port() -> int:
 
 
 class Server:
-    """Scorepad under gunicorn on 127.0.0.1, and a small client for it."""
+    """Scorepad under the Procfile's server on 127.0.0.1, and a small client for it."""
 
     def __init__(self, base: str):
         self.base = base
@@ -86,16 +87,16 @@ class Server:
 
 @pytest.fixture(scope="module")
 def database_uri(tmp_path_factory):
-    """One fresh database for this file's tests (each plays its own games): gunicorn starts once."""
+    """One fresh database for this file's tests (each plays its own games): the server starts once."""
     with databases.fresh_database(tmp_path_factory.mktemp("database")) as uri:
         yield uri
 
 
 @pytest.fixture(scope="module")
 def server(database_uri, tmp_path_factory):
-    """gunicorn, two workers of four threads, on a free port of 127.0.0.1; stopped (by its pid) after the tests, and
-    its log then holds no traceback (no request failed on the server)."""
-    tmp_path = tmp_path_factory.mktemp("gunicorn")
+    """The Procfile's web command (granian, as a host runs it), two workers of four threads, on a free port of
+    127.0.0.1; stopped (by its pid) after the tests, and its log then holds no traceback (no request failed)."""
+    tmp_path = tmp_path_factory.mktemp("server")
     app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_uri})  # the schema, made once
     with app.app_context():
         db.engine.dispose()
@@ -105,21 +106,15 @@ def server(database_uri, tmp_path_factory):
         "DATABASE_URL": database_uri,
         "SECRET_KEY": "test",
         "FLASK_RATELIMIT_ENABLED": "false",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+        "WEB_THREADS": "4",
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
     }
-    log = (tmp_path / "gunicorn.log").open("wb")
+    web = next(line[4:] for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    log = (tmp_path / "server.log").open("wb")
     process = subprocess.Popen(
-        [
-            str(GUNICORN),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--timeout",
-            "60",
-            "scorepad:create_app()",
-        ],
+        ["bash", "-c", "exec " + web.replace("0.0.0.0", "127.0.0.1")],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -129,12 +124,12 @@ def server(database_uri, tmp_path_factory):
     try:
         deadline = time.monotonic() + 30
         while True:
-            assert process.poll() is None, (tmp_path / "gunicorn.log").read_text()
+            assert process.poll() is None, (tmp_path / "server.log").read_text()
             try:
                 with urllib.request.urlopen(base + "/", timeout=2):
                     break
             except (urllib.error.URLError, ConnectionError, OSError):
-                assert time.monotonic() < deadline, "gunicorn did not answer within 30 s"
+                assert time.monotonic() < deadline, "the server did not answer within 30 s"
                 time.sleep(0.1)
         yield Server(base)
     finally:
@@ -145,7 +140,7 @@ def server(database_uri, tmp_path_factory):
             process.kill()
             process.wait(timeout=10)
         log.close()
-        server_log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+        server_log = (tmp_path / "server.log").read_text(errors="replace")
         assert "Traceback" not in server_log, server_log[-6000:]
 
 

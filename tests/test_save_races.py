@@ -1,9 +1,9 @@
 """Changes that race each other, found in review of the one-pass save (issue 16), each proved here first.
 
-Against the app as it runs (gunicorn with two workers of four threads, tests/test_concurrency.py's server) where the
-race is between two phones' requests; where the race is a narrow instant inside one request, the other phone's
-change is made at that instant (as tests/test_games.py's `_deleting_before_the_change` does), on the test's
-database (an SQLite file or a PostgreSQL schema).
+Against the app as it runs (the Procfile's granian with two workers of four threads, tests/test_concurrency.py's
+server) where the race is between two phones' requests; where the race is a narrow instant inside one request, the
+other phone's change is made at that instant (as tests/test_games.py's `_deleting_before_the_change` does), on the
+test's database (an SQLite file or a PostgreSQL schema).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from .conftest import game_document
-from .test_concurrency import TIMEOUT, database_uri, server  # noqa: F401 (the module's gunicorn, started once)
+from .test_concurrency import TIMEOUT, database_uri, server  # noqa: F401 (the module's server, started once)
 
 # Modern, played to 1,000 (docs/rules.md): Us go out with two natural canastas, 2 × 500 + 100 = 1,100, and a Count of
 # 0; Them have no canasta and a Count of −50. Us have won after this one hand: 1,100 to −50.
