@@ -221,3 +221,17 @@ def test_the_scorekeepers_kept_scoresheet_counts_the_link_holders_in_its_one_sta
     assert other.post(f"/games/{game_id}/claim", data={"key": key}).status_code == 303
     assert "keeps score through it now" not in first.get_data(as_text=True)
     assert "1 phone keeps score through it now." in scorekeeper.get(address).get_data(as_text=True)
+
+
+def test_a_cookie_in_use_stays_remembered_while_others_come_and_go(app, signatures_checked, monkeypatch):
+    """The phones of a club night's scorekeepers each send their own cookie, again and again: one in use is not let go
+    for being the first remembered (the least recently used goes), so it is not checked again."""
+    from scorepad import security
+
+    monkeypatch.setattr(security, "VERIFIED_KEPT", 3)
+    keeper = _cookie(app, {"device": "keeper"})
+    _opened(app, keeper)
+    for n in range(6):  # others come and go; the keeper's phone saves between them
+        _opened(app, _cookie(app, {"device": f"other-{n}"}))
+        assert _opened(app, keeper) == {"device": "keeper"}
+    assert len(signatures_checked) == 1 + 6  # the keeper's checked once, each other phone's once
