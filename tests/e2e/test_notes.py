@@ -54,3 +54,25 @@ def test_a_hand_kept_on_the_phone_with_its_note_reaches_the_server_with_it(page:
     expect(note).to_have_css("font-size", "12.8px")  # small print under the dealer (0.8 of the page's 16 px)
     # Us: 2 naturals 1,000 + out 100 = 1,100, Count 150: 1,250. Them: 1 mixed 300, Count 60: 360. Never scored.
     assert figures(page, 1) == [["1,100", "150", "1,250", "1,250"], ["300", "60", "360", "360"]]
+
+
+def test_each_disclosure_shows_one_triangle(page: Page, live_server: str):
+    """Found by the new-user tester: "Add a note" showed two disclosure triangles, the browser's and ours. Every
+    summary on the sheet and the hand form shows ours alone (its ::before), never the browser's marker too."""
+    start_game(page, live_server)
+    sheet = page.url
+    page.get_by_role("link", name="Enter hand 1").tap()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    for address in (None, sheet):
+        if address:
+            page.goto(address)
+            expect(page.locator("h1")).to_have_text("Us v Them")
+        markers = page.eval_on_selector_all(
+            "summary",
+            """summaries => summaries.map((s) => [s.textContent.trim(),
+                getComputedStyle(s).display === 'list-item' && getComputedStyle(s).listStyleType !== 'none',
+                getComputedStyle(s, '::before').content])""",
+        )
+        assert markers, address
+        for text, native, ours in markers:
+            assert not native and ours in ('"▸"', '"\\u25b8"'), (text, native, ours)
