@@ -138,7 +138,10 @@ def test_a_small_club_night(page: Page, live_server: str, browser: Browser, brow
         # Roses' Count was 300, so 1,000 + 100 + 300 = 1,400. The confirmation is cleared.
         page.goto(f"{live_server}/events/{event_id}/director")
         page.get_by_role("link", name="Scoresheet of table 1").click()
+        expect(page.locator("h1")).to_have_text("Roses v Lilies")
+        page.wait_for_load_state("load")  # the sheet's scripts have run: the tap lands on the row as it stays
         page.locator("#hand-1").get_by_role("link", name="Edit hand 1").click()
+        expect(page).to_have_url(re.compile(r"/hands/1/edit$"))
         page.locator('[name="s0-count"]').fill("300")
         page.get_by_role("button", name="Save changes").click()
         expect(page.locator(".total-figure")).to_have_text(["1,400", f"{MINUS}95"])
