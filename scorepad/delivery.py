@@ -338,22 +338,19 @@ class _Caught:
         return self.start_response(status, headers, exc_info)
 
 
-class AnswerForAnyone:
-    """One kept answer for anyone: the revision it was made from, and its status, headers and body as Flask sent
-    them (the security headers are added outside, on every answer)."""
+class KeptAnswer:
+    """An answer RevisionGate keeps and gives again: its status, headers and body as Flask sent them (the security
+    headers are added outside, on every answer). What makes it current is each kind's own (`current`)."""
 
-    def __init__(
-        self, marked: tuple[str, int, str | None, bool], status: str, headers: list[tuple[str, str]], body: bytes
-    ):
-        self.game_id, self.version, self.rematch_id, self.other_tags = marked
+    other_tags = True  # If-None-Match naming another ETag gets this answer (AnswerForAnyone may say otherwise)
+
+    def __init__(self, status: str, headers: list[tuple[str, str]], body: bytes):
         self.status, self.headers, self.body = status, headers, body
         etag = next((value for name, value in headers if name.lower() == "etag"), None)
         self.etag = None if etag is None else unquote_etag(etag)[0]
 
     def current(self, gate: RevisionGate, environ: WSGIEnvironment) -> bool:
-        """Whether the game is still at the revision this answer shows (store.scoreboard_revision's row)."""
-        seen = gate.seen(self.game_id, environ)
-        return seen is not None and seen.version == self.version and self.rematch_id in (ANY_REMATCH, seen.rematch_id)
+        raise NotImplementedError
 
     def names_this(self, asked: str) -> bool:
         """Whether If-None-Match names this answer's ETag (weakly, as a page's 304 is given)."""
@@ -363,14 +360,29 @@ class AnswerForAnyone:
         return [(name, value) for name, value in self.headers if name.lower() in _NOT_MODIFIED_HEADERS]
 
 
-class AnswerForPhone(AnswerForAnyone):
+class AnswerForAnyone(KeptAnswer):
+    """One kept answer for anyone (for_anyone): current while the game is at the revision it was made from."""
+
+    def __init__(
+        self, marked: tuple[str, int, str | None, bool], status: str, headers: list[tuple[str, str]], body: bytes
+    ):
+        super().__init__(status, headers, body)
+        self.game_id, self.version, self.rematch_id, self.other_tags = marked
+
+    def current(self, gate: RevisionGate, environ: WSGIEnvironment) -> bool:
+        """Whether the game is still at the revision this answer shows (store.scoreboard_revision's row)."""
+        seen = gate.seen(self.game_id, environ)
+        return seen is not None and seen.version == self.version and self.rematch_id in (ANY_REMATCH, seen.rematch_id)
+
+
+class AnswerForPhone(KeptAnswer):
     """One kept answer for one phone's session (for_this_phone): current while its check gives what it was made
     from, until the session's cookie is due to be signed again."""
 
     def __init__(
         self, marked: tuple[str, tuple, object, float], status: str, headers: list[tuple[str, str]], body: bytes
     ):
-        super().__init__(("", 0, ANY_REMATCH, True), status, headers, body)
+        super().__init__(status, headers, body)
         self.check, self.args, self.made_from, self.until = marked
 
     def current(self, gate: RevisionGate, environ: WSGIEnvironment) -> bool:
@@ -382,7 +394,7 @@ class Anyone:
     """RevisionGate's answers for anyone: which requests may get one (key), and keeping those the app marked."""
 
     def __init__(self, app: Flask) -> None:
-        self.answers = MadeOnce[AnswerForAnyone](app.config.get("MADE_ONCE_SIZE", 256))  # and AnswerForPhone
+        self.answers = MadeOnce[KeptAnswer](app.config.get("MADE_ONCE_SIZE", 256))
         # Cookies that only choose the language (web.LANGUAGE_COOKIE): a look carrying no other holds no right.
         self.plain_cookies = frozenset(app.config.get("PLAIN_COOKIES", ()))
 
@@ -413,7 +425,7 @@ class Anyone:
         cookie = environ.get("HTTP_COOKIE")
         plain = not cookie or set(parse_cookie(cookie)) <= self.plain_cookies
         marked, phone = environ.get(FOR_ANYONE), environ.get(FOR_THIS_PHONE)
-        make: Callable[..., AnswerForAnyone] | None = (
+        make: Callable[..., KeptAnswer] | None = (
             AnswerForAnyone if plain and marked else AnswerForPhone if not plain and phone else None
         )
         if make is None or not caught.status.startswith("200") or not _keepable(caught.headers):
