@@ -6,7 +6,8 @@
 # (--seconds N: the length of each run, 20 by default; --games N: 10,000 by default).
 #
 #   bash scripts/bench.sh --club [...]   the club-night load instead (scripts/club_bench.py: tables, phones and
-#                                        wall screens; its own arguments after --club)
+#                                        wall screens, driven by scripts/club_load.mjs on
+#                                        undici, which npm ci installs; its own arguments after --club)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/postgres.sh
@@ -37,6 +38,7 @@ fi
 
 if [ "${1:-}" = "--club" ]; then
   shift
+  npm ci --no-audit --no-fund --loglevel=error  # the load: scripts/club_load.mjs, on undici
   .venv/bin/python scripts/club_bench.py "${pg_args[@]}" "$@"
 else
   .venv/bin/python scripts/bench.py "${pg_args[@]}" "$@"

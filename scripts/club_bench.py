@@ -1,22 +1,23 @@
 """The club-night load (docs/performance.md, "A club night"): how many tables one 2-core server holds.
 
 An event of T tables (2T pairs, a Mitchell movement, three hands of 125 / 155 / 180 as club nights play) is made
-through the event API. Then, for `--seconds`, every table has its scorekeeper saving a hand at a table's pace (one
-every 120 to 180 s, the first at a random moment) and three phones on its scoreboard, and two wall screens show the
-standings; every phone and wall polls every 2 s with the ETag it holds, as the pages do (a 304 while nothing
-changed). T grows step by step; a step holds when every kind of request has its p95 under 50 ms and none failed.
-The largest T that holds is reported, on SQLite and on PostgreSQL, with the CPU each side used: the load generator
-(locust, on the same two cores) and the server (its processes, from /proc).
+through the event API. Then scripts/club_load.mjs (Node, on the same two cores) plays the night: every table has its
+scorekeeper saving a hand at a table's pace (one every 120 to 180 s, the first at a random moment) and three phones
+on its scoreboard, and two wall screens show the standings; every phone and wall polls every 2 s with the ETag it
+holds, as the pages do (a 304 while nothing changed). Once every phone has had its first answer and two more polls
+have gone by, every answer is timed for `--seconds`. T grows step by step; a step holds when every kind of request
+has its p95 under 50 ms and none failed. The largest T that holds is reported, on SQLite and on PostgreSQL, with the
+CPU each side used: the load generator and the server (its processes, from /proc; not PostgreSQL's own).
 
     .venv/bin/python scripts/club_bench.py [--postgres URL] [--tables 50,100,...] [--seconds 30] [--two-servers]
                                            [--server procfile|gunicorn] [--threads N]
 
-Run it through scripts/bench.sh --club, which installs what it needs and starts a throw-away PostgreSQL. The server
-is the Procfile's web command (granian, two workers of two threads); --server gunicorn runs gunicorn with two sync
-workers (--threads N: gthread), as the Procfile did before, to compare. With --two-servers (PostgreSQL only) two
-gunicorn servers share one port (SO_REUSEPORT: the kernel spreads the connections; granian has no such option), as
-several app servers on one database would: the answers and 304s stay right across processes because every cached
-answer is checked against the database's revision.
+Run it through scripts/bench.sh --club, which installs what it needs (the load's undici through npm ci) and starts a
+throw-away PostgreSQL. The server is the Procfile's web command (granian, two workers of two threads); --server
+gunicorn runs gunicorn with two sync workers (--threads N: gthread), as the Procfile did before, to compare. With
+--two-servers (PostgreSQL only) two gunicorn servers share one port (SO_REUSEPORT: the kernel spreads the
+connections; granian has no such option), as several app servers on one database would: the answers and 304s stay
+right across processes because every cached answer is checked against the database's revision.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import argparse
 import html
 import json
 import os
-import random
 import re
 import shutil
 import signal
@@ -39,24 +39,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+NODE = shutil.which("node") or "node"
 BIN = Path(PYTHON).parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench import SECRET, free_port, machine, pct  # noqa: E402
 
 P95_LIMIT_MS = 50.0
-POLL_SECONDS = 2.0
 WARM_UP_WALLS = 12  # wall answers asked before the measure (see make_event)
-HAND_EVERY = (120.0, 180.0)  # a table saves a hand every two or three minutes
 RULES = {"preset": "modern", "hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180]}
-# Us go out with the two canastas modern canasta asks for; Them have one (each hand is one the rules accept: a hand
-# refused would be counted as failed).
-HAND = {
-    "sides": [
-        {"natural_canastas": 1, "mixed_canastas": 1, "went_out": True, "count": 45},
-        {"natural_canastas": 1, "count": 30},
-    ]
-}
 
 
 def event_document(tables: int) -> dict:
@@ -96,93 +87,6 @@ def make_event(host: str, tables: int, out: Path) -> None:
         warm = urllib.request.Request(host + html.unescape(live.group(1)), headers={"HX-Request": "true"})
         urllib.request.urlopen(warm, timeout=60).close()
     out.write_text(json.dumps({"event": made["id"], "wall_poll": html.unescape(live.group(1)), "games": games}))
-
-
-# --- The load: locust as a library, one process --------------------------------------------------------
-
-
-def load(host: str, event_path: Path, seconds: float, out: Path) -> None:
-    import resource
-
-    import gevent
-    from locust import FastHttpUser, constant, events, task
-    from locust.env import Environment
-
-    made = json.loads(event_path.read_text())
-    games, times, failures = made["games"], {}, {}
-    standings = made["wall_poll"]
-    watchers = iter([g for g in games for _ in range(3)])
-    keepers = iter(games)
-
-    @events.request.add_listener
-    def record(name, response_time, exception, **kwargs):
-        if exception is None:
-            times.setdefault(name, []).append(response_time)
-        else:
-            failures.setdefault(name, {}).setdefault(str(exception)[:80], 0)
-            failures[name][str(exception)[:80]] += 1
-
-    class Poller(FastHttpUser):
-        abstract = True
-        wait_time = constant(POLL_SECONDS)
-        url, name, tag = "", "", 'W/"none"'
-
-        @task
-        def poll(self):
-            headers = {"Accept-Encoding": "gzip", "If-None-Match": self.tag}
-            with self.client.get(self.url, headers=headers, name=self.name, catch_response=True) as r:
-                if r.status_code == 200:
-                    self.tag = r.headers.get("ETag", self.tag)
-                elif r.status_code != 304:
-                    r.failure(str(r.status_code))
-
-    class Watcher(Poller):
-        weight = 3 * len(games)
-
-        def on_start(self):
-            self.url, self.name = f"/games/{next(watchers)['game']}/scoreboard/live", "table scoreboard poll"
-            gevent.sleep(random.uniform(0, POLL_SECONDS))
-
-    class Wall(Poller):
-        weight = 2
-
-        def on_start(self):
-            self.url, self.name = standings, "wall screen poll"
-
-    class Scorekeeper(FastHttpUser):
-        weight = len(games)
-
-        def wait_time(self):
-            return random.uniform(*HAND_EVERY)
-
-        def on_start(self):
-            table = next(keepers)
-            self.url = f"/api/games/{table['game']}/hands"
-            self.auth = {"Authorization": f"Bearer {table['token']}", "Accept-Encoding": "gzip"}
-            gevent.sleep(random.uniform(0, HAND_EVERY[0]))
-
-        @task
-        def save(self):
-            headers = {**self.auth, "Idempotency-Key": uuid.uuid4().hex}
-            with self.client.post(self.url, json=HAND, headers=headers, name="hand saved", catch_response=True) as r:
-                if r.status_code not in (201, 409):  # 409: the table's three hands are played
-                    r.failure(str(r.status_code))
-
-    users = 4 * len(games) + 2
-    env = Environment(user_classes=[Watcher, Wall, Scorekeeper], events=events, host=host)
-    runner = env.create_local_runner()
-    runner.start(users, spawn_rate=min(users, 1000))
-    gevent.sleep(POLL_SECONDS * 2)  # every phone started and polling
-    times.clear()
-    failures.clear()
-    cpu = resource.getrusage(resource.RUSAGE_SELF)
-    started = time.monotonic()
-    gevent.sleep(seconds)
-    wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    runner.quit()
-    used = (after.ru_utime + after.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
-    out.write_text(json.dumps({"times": times, "failures": failures, "load_cpu": used / wall, "users": users}))
 
 
 # --- The server ---------------------------------------------------------------------------------------
@@ -282,7 +186,8 @@ def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
         before = server_cpu_seconds(servers)
         out = work / f"{label}-{tables}-load.json"
         began = time.monotonic()
-        subprocess.run([PYTHON, __file__, "load", host, str(event_path), str(args.seconds), str(out)], check=True)
+        load = [NODE, str(ROOT / "scripts" / "club_load.mjs"), host, str(event_path), str(args.seconds), str(out)]
+        subprocess.run(load, check=True)
         server_share = (server_cpu_seconds(servers) - before) / (time.monotonic() - began)
     finally:
         stop(servers)
@@ -313,7 +218,7 @@ def cell(times: list[float] | None) -> str:
 def report(label: str, results: list[dict]) -> None:
     print(f"\n{label}: p95 ms of each kind of request (p50 in brackets); CPU in cores (2 in all)")
     names = sorted({name for r in results for name in r["times"]})
-    print("| tables | phones | " + " | ".join(names) + " | failed | server CPU | locust CPU | holds |")
+    print("| tables | phones | " + " | ".join(names) + " | failed | server CPU | load CPU | holds |")
     print("|---" * (len(names) + 6) + "|")
     for r in results:
         cells = [
@@ -344,9 +249,6 @@ def run_database(label: str, base: str, args, work: Path) -> list[dict]:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "load":
-        load(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), Path(sys.argv[5]))
-        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--postgres", help="a PostgreSQL server's database URL (postgresql://…) for a second run")
     parser.add_argument("--tables", default="25,50,100,200,300,500,750,1000")
@@ -368,7 +270,7 @@ def main() -> None:
             f"{args.workers} workers of {args.threads} threads" if args.threads > 1 else f"{args.workers} sync workers"
         )
         server = "granian (the Procfile's)" if args.server == "procfile" else "gunicorn"
-        print(f"Machine: {machine()}. {server}, {workers} per server; locust on the same machine.")
+        print(f"Machine: {machine()}. {server}, {workers} per server; the load (Node) on the same machine.")
         if not args.only_postgres and not args.two_servers:
             report("SQLite", run_database("SQLite", "sqlite://", args, work))
         if args.postgres:
