@@ -507,8 +507,8 @@ def game_revision(game_id: str, engine: Engine | None = None) -> int | None:
     given, as delivery.RevisionGate does outside Flask."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    with glancing(engine) as connection:
-        return connection.scalar(_REVISION, {"game_id": game_id})
+    row = glance_row(_REVISION, {"game_id": game_id}, engine)
+    return None if row is None else row[0]
 
 
 class ScoreboardRevision(NamedTuple):
@@ -528,16 +528,50 @@ def scoreboard_revision(game_id: str, engine: Engine | None = None) -> Scoreboar
     game_revision."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    with glancing(engine) as connection:
-        sql, positional = _scoreboard_sql(connection.dialect)  # as written for the driver: no compile step per poll
-        row = connection.exec_driver_sql(sql, (game_id,) if positional else {"game_id": game_id}).first()
-    return None if row is None else ScoreboardRevision(row.version, row.rematch_id)
+    row = glance_row(_SCOREBOARD_REVISION, {"game_id": game_id}, engine)
+    return None if row is None else ScoreboardRevision(*row)
+
+
+def glance_row(statement: Select, values: dict[str, Any], engine: Engine | None = None) -> tuple | None:
+    """The first row of one small query of plain numbers and text (no value a column type converts: a date comes
+    back as the driver gives it), straight on the driver's connection from the pool: what every unchanged poll
+    asks (a game's or scoreboard's revision). SQLAlchemy's Connection and Result around the same query cost more
+    than the query: through them an unchanged scoreboard's poll took about 1.8 times as long in Python
+    (docs/performance.md). In autocommit on PostgreSQL, so it is sent no BEGIN and ROLLBACK (two round trips of
+    three); SQLite reads without either. A connection found dead is thrown away, as SQLAlchemy does, so the
+    next checkout opens another. `engine`: the app's (db.engine) unless given, as delivery.RevisionGate does
+    outside Flask."""
+    engine = engine or db.engine
+    sql, names = _driver_sql(statement, engine.dialect)
+    pooled = engine.raw_connection()  # the pool's checkout: a connection idle a while is pinged (ping_if_idle)
+    driver: Any = pooled.driver_connection
+    autocommit = engine.dialect.name != "sqlite"
+    try:
+        if autocommit:
+            driver.autocommit = True
+        cursor = pooled.cursor()
+        try:
+            cursor.execute(sql, values if names is None else tuple(values[name] for name in names))
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        if autocommit:
+            driver.autocommit = False
+    except engine.dialect.loaded_dbapi.Error as error:
+        if engine.dialect.is_disconnect(error, driver, None):
+            pooled.invalidate(error)
+        raise
+    finally:
+        pooled.close()  # back to the pool (an invalidated one is discarded)
+    return None if row is None else tuple(row)
 
 
 @functools.cache
-def _scoreboard_sql(dialect: Any) -> tuple[str, bool]:
-    compiled = _SCOREBOARD_REVISION.compile(dialect=dialect)
-    return str(compiled), compiled.positional
+def _driver_sql(statement: Select, dialect: Any) -> tuple[str, tuple[str, ...] | None]:
+    """The statement as its driver takes it, compiled once: the SQL, and the order of its values when the driver
+    takes them by position (SQLite's ?), else None (PostgreSQL's %(name)s)."""
+    compiled = statement.compile(dialect=dialect)
+    return str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None
 
 
 def glancing(engine: Engine | None = None) -> Connection:
