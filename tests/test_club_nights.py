@@ -297,6 +297,24 @@ def test_a_tables_scoresheet_shows_its_event_round_table_and_clock(app, client):
     assert "round 1" not in text(client.get(f"/games/{plain['id']}"))
 
 
+def test_a_tables_scoreboard_shows_the_watchers_its_event_round_table_and_clock(app, client):
+    """The players and anyone else at the table watch its scoreboard: it names the event, round and table as the
+    scorekeeper's sheet does, and asks for the minutes left in the round."""
+    event_id = new_event_on_the_page(client, round_minutes="45")
+    game = table_game(client, event_id, 0, 1)
+    watcher = app.test_client()  # another phone: no right to the game
+    board = watcher.get(f"/games/{game}/scoreboard")
+    ends = round_start(app, event_id) + timedelta(minutes=45)
+    shown = text(board)
+    assert "Tuesday club night · round 1 · table 2" in shown
+    assert f"The round ends at {ends:%H:%M} UTC." in shown
+    clock = f"/events/games/{game}/clock"
+    assert f'hx-get="{clock}"' in board.get_data(as_text=True)
+    assert "45 min left in round 1" in text(watcher.get(clock))
+    plain = client.post("/api/games", json=game_document()).get_json()
+    assert "round 1" not in text(watcher.get(f"/games/{plain['id']}/scoreboard"))
+
+
 def test_a_tables_scoresheet_costs_no_statement_more(app, client):
     """As tests/test_service.py holds a game of no event to: the sheet that follows a save reads its game once, and
     sends at most two statements (that read, and who holds the handover link)."""
