@@ -440,16 +440,8 @@ class HandForm:
     def summary(self, side_index: int) -> list[str]:
         """What is set under the side's "More", in words: shown beside it so nothing set is hidden."""
         side, said = self.sides[side_index], []
-        for field in self.rare_fields(side):
-            if field.type == "SelectField":
-                if field.data:
-                    chosen = {c.value: c.label for c in field.choices}.get(field.data, field.data)
-                    said.append(
-                        chosen
-                        if field.short_name != "has_melded"
-                        else Message("{label}: {value}", label=field.label.text, value=chosen)
-                    )
-            elif field.type == "BooleanField":
+        for field in self.rare_fields(side):  # switches and whole numbers (RARE_ENTRIES)
+            if field.type == "BooleanField":
                 if field.data:
                     said.append(field.label.text)
             elif field.short_name == "reported_base":
