@@ -59,6 +59,14 @@ def _page_number() -> int:
     return min(page, LAST_PAGE_ASKED) if page and page > 0 else 1
 
 
+def _kept_page(device: str | None, page: int) -> tuple[int, list[tuple[str, str, int]]]:
+    """How many games the phone hashed `device` keeps, and page `page` of them (none for a phone that never had
+    one: no session, no device)."""
+    if device is None:
+        return 0, []
+    return rights.kept_games_page_of(None, device, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+
+
 @bp.get("/history")
 def history() -> ResponseReturnValue:
     """This device's games, newest first, a page at a time: in progress apart from finished; search by name."""
@@ -75,17 +83,11 @@ def history() -> ResponseReturnValue:
         found_count = len(found)
     else:  # the page's rows alone (and the count): no name read
         device = rights.device_hash(create=False)
-        total, shown = (
-            (0, []) if device is None else rights.kept_games_page_of(None, device, (page - 1) * PAGE_SIZE, PAGE_SIZE)
-        )
+        total, shown = _kept_page(device, page)
         pages = max(1, -(-total // PAGE_SIZE))
-        if page > pages:
+        if page > pages:  # past the last page (a game was deleted meanwhile): the last one
             page = pages
-            total, shown = (
-                (0, [])
-                if device is None
-                else rights.kept_games_page_of(None, device, (page - 1) * PAGE_SIZE, PAGE_SIZE)
-            )
+            total, shown = _kept_page(device, page)
         found_count = total
         signed = getattr(session, "scorepad_signed_at", None)  # this phone's session cookie, as verified
         if device is not None and signed is not None:  # the same look again is answered before Flask
