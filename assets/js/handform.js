@@ -71,9 +71,9 @@ export function readForm(form, doc, position) {
     if (input.checked) sides[gameOf(doc).cutterSide(position)][keyOf(input)] = true;
   }
   // The hand's note ("misdeal"), as the server reads it, held to the server's most (its box's maxlength, which stops
-  // typing but not a note put back in the box), in its words (data-long).
+  // typing but not a note put back in the box), in its words (data-long; only the hand form has a note box).
   const box = form.elements.namedItem("note"), note = box?.value.trim(), length = [...note || ""].length;
-  if (length > box?.maxLength && box.dataset.long) problems.push({ id: box.id, message: say(box.dataset.long, { length }) });
+  if (length > box?.maxLength) problems.push({ id: box.id, message: say(box.dataset.long, { length }) });
   return { hand: note ? { sides, note } : { sides }, problems };
 }
 

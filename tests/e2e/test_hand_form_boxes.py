@@ -125,9 +125,19 @@ def test_more_3s_than_three_decks_hold_are_refused_in_the_servers_words(page: Pa
     box.fill("7")
     said = page.locator("#s0-red_threes-error")
     expect(said).to_contain_text("Red 3s: a side can have 0 to 6.", timeout=WAIT)
+    save = page.get_by_role("button", name="Save hand 1")
     if where == "phone":  # Save gets no answer (it failed): the hand is checked on the phone before it is kept
         page.route("**/games/*/hands", lambda route: route.abort("internetdisconnected"))
-    page.get_by_role("button", name="Save hand 1").tap()
+        save.tap()
+        expect(page.locator("#connection-status")).to_contain_text(
+            "this hand can't be kept on this phone as it is", timeout=WAIT
+        )
+    else:  # the server's answer: the form again, as typed, with the server's words
+        with page.expect_response(
+            lambda answer: answer.request.method == "POST" and answer.url.endswith("/hands")
+        ) as sent:
+            save.tap()
+        assert sent.value.status == 422
     expect(said).to_contain_text("Red 3s: a side can have 0 to 6.", timeout=WAIT)
     expect(box).to_have_value("7")  # as typed
     expect(page.locator("#hand-1")).to_have_count(0)
