@@ -48,7 +48,7 @@ def test_offline_the_hand_form_works_out_each_sides_base_and_count_on_the_phone(
     them.get_by_label("Went out").uncheck(force=True)
     them.get_by_role("textbox", name=re.compile("^Count")).fill("60")
     us.get_by_label("Natural canastas", exact=True).fill("2")
-    us.get_by_label("Red 3s", exact=True).fill("1")
+    us.get_by_role("radiogroup", name="Red 3s: 0 to 4").get_by_role("radio", name="1").tap()  # all 3s there can be
     us.get_by_label("Went out").check(force=True)
     us.get_by_role("textbox", name=re.compile("^Count")).fill("150")
     # Us: 2 naturals 1,000 + 1 red 3 100 (two canastas: added) + out 100 = Base 1,200, Count 150: 1,350.
