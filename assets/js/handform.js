@@ -70,7 +70,10 @@ export function readForm(form, doc, position) {
   for (const input of $$("[data-credit=cutter]", form)) {
     if (input.checked) sides[gameOf(doc).cutterSide(position)][keyOf(input)] = true;
   }
-  const note = form.elements.namedItem("note")?.value?.trim();  // the hand's note ("misdeal"), as the server reads it
+  // The hand's note ("misdeal"), as the server reads it, held to the server's most (its box's maxlength, which stops
+  // typing but not a note put back in the box), in its words (data-long; only the hand form has a note box).
+  const box = form.elements.namedItem("note"), note = box?.value.trim(), length = [...note || ""].length;
+  if (length > box?.maxLength) problems.push({ id: box.id, message: say(box.dataset.long, { length }) });
   return { hand: note ? { sides, note } : { sides }, problems };
 }
 
@@ -128,7 +131,7 @@ export function inputFor(form, field) {
 export function markField(input, slot, problem) {
   if (problem) input.setAttribute("aria-invalid", "true");
   else input.removeAttribute("aria-invalid");
-  const more = slot.closest("details.more");
+  const more = slot.closest("details");  // a side's "More", the hand's note
   if (problem && more) more.open = true;
 }
 // The problems beside their fields, the rest at the top of the form, the first beside Save. quiet: while the

@@ -90,7 +90,7 @@ on("click", (event) => {
 });
 // A save answered with the next page: its drafts are done with. (When the answer replaces the
 // page, htmx reports it from <body>, the form being gone: hence the action remembered here.)
-let savingAction = null;
+let savingAction = null, landed = -2e3;  // and when that answer came (performance.now())
 // Once Save is tapped, no live preview may follow it (the blur that comes with the tap fires
 // one): it would land on the next page. A failed save lets previews run again.
 on("htmx:beforeRequest", (event) => {
@@ -108,7 +108,10 @@ on("htmx:afterRequest", (event) => {
   const elt = event.detail.elt;
   if (isHandForm(elt)) delete elt.dataset.saving;
   if (savingAction === null || elt.closest?.("[hx-post]:not(form)")) return;
-  if (event.detail.successful) forgetDrafts(savingAction);
+  if (event.detail.successful) {
+    forgetDrafts(savingAction);
+    landed = performance.now();
+  }
   savingAction = null;
 });
 on("htmx:afterSettle", () => {
@@ -229,7 +232,9 @@ async function keepHand(form, game, key) {
 }
 
 // The next hand's form on the scoresheet (games/show.html): Save with nothing entered stores nothing and stays on the
-// sheet, saying so beside Save (its words: data-blank). A second tap of the Save just used lands here at worst.
+// sheet, saying so beside Save (its words: data-blank). A second tap of the Save just used lands here at worst: within
+// 1.5 s of that save's answer (the sheet's controls take no tap for the first second: .settling) it is let go without
+// a word, which would read as if the hand just saved was lost.
 on("submit", (event) => {
   const form = event.target, game = pageGame(), blank = form.dataset?.blank;
   if (!isHandForm(form) || !blank || !game || event.submitter?.getAttribute("formaction")) return;
@@ -237,7 +242,7 @@ on("submit", (event) => {
   if (read.problems.length || read.hand.sides.some((entry) => Object.keys(entry).length)) return;
   event.preventDefault();
   event.stopImmediatePropagation();
-  byId("preview")?.replaceChildren(el("p", { class: "preview-problem" }, blank));
+  if (performance.now() - landed > 1500) byId("preview")?.replaceChildren(el("p", { class: "preview-problem" }, blank));
 }, true);
 
 // With hands already waiting (or a waiting hand open), Save keeps the hand in the queue behind them

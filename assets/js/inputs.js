@@ -20,11 +20,24 @@ on("click", (event) => {
 // right: a letter dropped as it was typed turned "1O5" into 15, silently. Save is refused for it, on the phone's check
 // and the server's alike.
 // A choice tapped in a count's row (0-4) empties the number box beside it, which would otherwise be the one meant.
+// A number with a sign (the Count) and its − / + say the same figure: a minus typed in the box turns the sign to −,
+// rubbed out to + again; a tap on + takes a typed minus away, so the signs flip it both ways (the box keeps the rest).
+const MINUS = /^\s*[-\u2212]/;
 on("input", ({ target: input }) => {
-  if (!input.dataset) return;
-  if (input.dataset.box) byId(input.dataset.box).value = "";
+  const data = input.dataset, form = input.form;
+  if (!data) return;
+  if (data.box) byId(data.box).value = "";
+  const box = input.name?.endsWith("_sign") && form.elements.namedItem(input.name.slice(0, -5));
+  if (box && input.value === "+") {
+    box.value = box.value.replace(MINUS, "");
+    delete box.dataset.minus;
+  }
   if (!input.classList?.contains("digits")) return;
-  const sign = input.dataset.sign, rest = sign ? input.value.replace(/^\s*[-\u2212]/, "") : input.value;
+  const sign = data.sign, typed = MINUS.test(input.value), rest = sign ? input.value.replace(MINUS, "") : input.value;
+  if (sign) {
+    if (typed || data.minus) form.elements.namedItem(input.name + "_sign").value = typed ? "-" : "+";
+    data.minus = typed || "";
+  }
   const stray = [...new Set(rest.replace(/[0-9.,\s]/g, ""))].join("");
   const slot = byId(input.id + "-error");
   if (!stray) {

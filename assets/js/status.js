@@ -1,10 +1,12 @@
 // The one connection indicator (#sync-status, base.html; docs/architecture.md, "Hands entered offline").
 //
 // It says one thing at a time, in its words the server's (its data-*: "#" the number, "|" before the plural):
-// sending (hands going, the server answering), no connection (the last request got no answer: it failed, or nothing
-// came in time), hands needing the scorekeeper, hands waiting on the phone (the connection not known to be down), or
-// online. Only what requests did moves it, never navigator.onLine: a phone on dead Wi-Fi believes it is online.
-// `answered` is null while not known: a copy the phone opened at once because Save gave up waiting ("#kept").
+// sending (hands going, the server answering), no connection (the last request failed), a slow connection (the last
+// request got no answer in time: still waiting, the hands kept on the phone), hands needing the scorekeeper, hands
+// waiting on the phone (the connection not known to be down), or online. Only what requests did moves it, never
+// navigator.onLine: a phone on dead Wi-Fi believes it is online.
+// `answered` is true, false (failed), "slow", or null while not known: a copy the phone opened at once because Save
+// gave up waiting ("#kept").
 import { byId, on, page, servedCopy } from "./dom.js";
 
 export const KEPT = "#kept";
@@ -25,9 +27,10 @@ export function say() {
   const status = byId("sync-status");
   if (!status) return;
   const words = status.dataset, { answered, sending, waiting, conflicts } = net;
-  const [kind, text] = sending && answered ? ["sending", told(words.sending, sending)]
+  const [kind, text] = sending && answered === true ? ["sending", told(words.sending, sending)]
     : answered === false ? ["offline", waiting ? told(words.offlineWaiting, waiting)
       : isNaN(figuresAsOf) ? words.offline : words.asOf + clockTime(figuresAsOf)]
+    : answered === "slow" ? [answered, waiting ? told(words.slowWaiting, waiting) : words.slow]
     : conflicts ? ["conflict", told(words.conflict, conflicts)]
     : waiting ? ["waiting", told(words.waiting, waiting)]
     : ["online", words.online];
@@ -45,4 +48,6 @@ on("htmx:afterRequest", (event) => {
   if (event.detail.successful) figuresAsOf = new Date();
   heard(true);
 });
-for (const type of ["htmx:sendError", "htmx:timeout"]) on(type, () => heard(false));
+// No answer in time is a slow connection; only a request that failed says there is none.
+on("htmx:sendError", () => heard(false));
+on("htmx:timeout", () => heard("slow"));

@@ -32,7 +32,7 @@ export function post(url, body, headers, ms = SEND_TIMEOUT_MS) {
       heard(true);
       return response;
     }, (error) => {
-      heard(false);
+      heard(controller.signal.aborted && "slow");  // no answer in time, or none at all
       throw error;
     })
     .finally(() => clearTimeout(timer));

@@ -265,3 +265,41 @@ def test_a_middle_hand_is_deleted_and_the_later_figures_follow(page: Page, live_
     expect(page.locator("#hand-3")).to_have_count(0)
     page.get_by_role("button", name="Undo: bring back hand 2").tap()
     expect(page.locator("#hand-3 .cumulative")).to_have_text(["950", "940"])
+
+
+def test_a_count_typed_with_a_minus_shows_on_the_sign_beside_it_which_flips_it_both_ways(page: Page, live_server: str):
+    """A new user typed a Count as "-40": the figure was right, but the − / + beside it stayed on +, and a tap on it did
+    nothing. The typed minus shows on the signs; a tap on + or − gives the Count that sign; the box keeps what was
+    typed, and box and signs always say the same figure. Us: a natural canasta 500; Count −40: 460, Count 40: 540."""
+    start_game(page, live_server)
+    page.get_by_role("link", name="Enter hand 1").tap()
+    us = panel(page, 0)
+    count = us.get_by_role("textbox", name=re.compile("^Count"))
+    plus, minus = us.get_by_role("radio", name="plus", exact=True), us.get_by_role("radio", name="minus", exact=True)
+    hand_total = page.locator('#preview tr[data-side="0"] .hand-total')
+    pick(us, "Natural canastas", 1).tap()
+    count.tap()
+    page.keyboard.type("-40")
+    expect(count).to_have_value("-40")  # as typed
+    expect(minus).to_be_checked()
+    expect(hand_total).to_have_text("460")
+    plus.tap()  # the minus typed goes: 40
+    expect(plus).to_be_checked()
+    expect(count).to_have_value("40")
+    expect(hand_total).to_have_text("540")
+    minus.tap()  # and back: −40
+    expect(minus).to_be_checked()
+    expect(count).to_have_value("40")
+    expect(hand_total).to_have_text("460")
+    plus.tap()
+    expect(hand_total).to_have_text("540")
+    count.fill("-40")  # typed again with its minus, while + is on: the signs follow
+    expect(minus).to_be_checked()
+    expect(hand_total).to_have_text("460")
+    count.fill("40")  # its minus rubbed out: + again
+    expect(plus).to_be_checked()
+    expect(hand_total).to_have_text("540")
+    count.fill("-40")
+    page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.locator(".total-figure")).to_have_text(["460", "0"])

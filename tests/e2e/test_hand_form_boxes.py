@@ -7,6 +7,8 @@ Modern preset (docs/rules.md): natural canasta 500; a player dirty on 7s 1,500; 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, Route, expect
 
@@ -77,3 +79,68 @@ def test_every_target_on_the_hand_form_is_a_fingers_size_at_360_px(page: Page, l
     assert len(targets) > 30, targets  # each side's rows, chips and switches
     small = [t for t in targets if t["height"] < 44 - 0.5 or t["width"] < 36 - 0.5]
     assert not small, small
+
+
+def test_the_3s_choices_stop_at_what_the_pack_holds_with_two_decks(page: Page, live_server: str):
+    """Two decks hold four red 3s and four black 3s (docs/rules.md, the pack): a new user found "5+" offered beside
+    the 3s' row of 0 to 4. The row is all there is; other counts keep their box for a rarer number."""
+    start_game(page, live_server)
+    us = page.locator('fieldset[data-side="0"]')
+    for label, name in (("Red 3s", "red_threes"), ("Black 3s", "black_threes")):
+        row = us.get_by_role("radiogroup", name=f"{label}: 0 to 4", exact=True)
+        expect(row.get_by_role("radio")).to_have_count(5)
+        box = us.locator(f'[name="s0-{name}"]')
+        expect(box).to_have_count(1)  # there, for what the script reads and a problem's message, but not offered
+        expect(box).to_be_hidden()
+    naturals = us.locator('[name="s0-natural_canastas"]')
+    expect(naturals).to_have_attribute("placeholder", "5+")
+    expect(naturals).to_be_visible()
+
+
+def start_three_partnerships(page: Page, live_server: str) -> None:
+    """Classic with three partnerships (three decks: six red 3s), from the new-game page."""
+    page.goto(live_server + "/games/new")
+    page.get_by_role("radio", name=re.compile("^Classic")).check()
+    page.get_by_role("radio", name=re.compile("^Three partnerships")).check()
+    for side in (1, 2, 3):
+        for player in (1, 2):
+            page.get_by_label(f"Player {player} of side {side}", exact=True).fill(f"P{side}{player}")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".total-card")).to_have_count(3, timeout=WAIT)
+
+
+@pytest.mark.parametrize("where", ["phone", "server"])
+def test_more_3s_than_three_decks_hold_are_refused_in_the_servers_words(page: Page, live_server: str, where: str):
+    """Three decks hold six red 3s: the row offers 0 to 4 and the box beside it 5 or 6; 7 is refused, by the phone's
+    copy of the rules (a hand kept on the phone is checked by it first) in the server's words, and by the server."""
+    start_three_partnerships(page, live_server)
+    if where == "phone":
+        only_the_phone(page)
+    first = page.locator('fieldset[data-side="0"]')
+    expect(first.get_by_role("radiogroup", name="Red 3s: 0 to 4", exact=True)).to_be_visible()
+    box = first.locator('[name="s0-red_threes"]')
+    expect(box).to_have_attribute("placeholder", "5+")
+    first.locator('[name="s0-natural_canastas"]').fill("1")
+    first.locator('[name="s0-count"]').fill("50")
+    box.fill("7")
+    said = page.locator("#s0-red_threes-error")
+    expect(said).to_contain_text("Red 3s: a side can have 0 to 6.", timeout=WAIT)
+    save = page.get_by_role("button", name="Save hand 1")
+    if where == "phone":  # Save gets no answer (it failed): the hand is checked on the phone before it is kept
+        page.route("**/games/*/hands", lambda route: route.abort("internetdisconnected"))
+        save.tap()
+        expect(page.locator("#connection-status")).to_contain_text(
+            "this hand can't be kept on this phone as it is", timeout=WAIT
+        )
+    else:  # the server's answer: the form again, as typed, with the server's words
+        with page.expect_response(
+            lambda answer: answer.request.method == "POST" and answer.url.endswith("/hands")
+        ) as sent:
+            save.tap()
+        assert sent.value.status == 422
+    expect(said).to_contain_text("Red 3s: a side can have 0 to 6.", timeout=WAIT)
+    expect(box).to_have_value("7")  # as typed
+    expect(page.locator("#hand-1")).to_have_count(0)
+    assert page.evaluate("location.hash") == ""  # not kept on the phone (it would open the sheet's #kept copy)
+    box.fill("6")  # 6 is what three decks hold: the hand is taken (the phone's copy says nothing against it)
+    expect(said).to_be_empty(timeout=WAIT)

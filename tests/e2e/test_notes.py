@@ -26,6 +26,18 @@ QUEUED_NOTES = """() => new Promise((resolve, reject) => {
   };
 })"""
 
+# The same, or [] when nothing was ever kept on this phone (no store yet).
+QUEUED_NOTES_IF_ANY = """() => new Promise((resolve, reject) => {
+  const request = indexedDB.open("scorepad-offline");
+  request.onerror = () => reject(request.error);
+  request.onsuccess = () => {
+    const db = request.result;
+    if (!db.objectStoreNames.contains("queue")) return resolve([]);
+    const read = db.transaction("queue").objectStore("queue").getAll();
+    read.onsuccess = () => resolve(read.result.map((item) => item.hand.note ?? null));
+  };
+})"""
+
 
 def test_a_hand_kept_on_the_phone_with_its_note_reaches_the_server_with_it(page: Page, live_server: str):
     start_game(page, live_server)
@@ -76,3 +88,40 @@ def test_each_disclosure_shows_one_triangle(page: Page, live_server: str):
         assert markers, address
         for text, native, ours in markers:
             assert not native and ours in ('"▸"', '"\\u25b8"'), (text, native, ours)
+
+
+def test_a_note_too_long_is_refused_before_its_hand_is_kept_on_the_phone_in_the_servers_words(
+    page: Page, live_server: str
+):
+    """The server takes a note of at most 500 characters (document.LONGEST_NOTE). The note's box stops typing there,
+    but not a note put back in it (a draft restored, a hand opened again): such a hand, kept on the phone with no
+    answer to Save, would be refused by the server only later. The phone checks it first, in the server's words, and
+    keeps nothing; what was typed stays."""
+    start_game(page, live_server)
+    gid = game_id(page)
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("h1")).to_have_text("Hand 1")
+    page.locator("details.hand-note-entry summary").filter(has_text="Add a note").click()
+    box = page.get_by_label("Note on this hand")
+    too_long = "misdeal " + "x" * 493  # 501 characters
+    box.evaluate(
+        "(box, note) => { box.value = note; box.dispatchEvent(new Event('input', {bubbles: true})); }", too_long
+    )
+    page.locator("details.hand-note-entry summary").click()  # closed again: the message opens it
+
+    def no_answer(route) -> None:
+        route.abort("connectionreset")
+
+    page.context.route(SENDS, no_answer)
+    enter(page, *HAND_1, save="Save hand 1")
+    words = "The hand's note is 501 characters long: a note has at most 500. Shorten it."
+    expect(page.locator("#hand-note-error")).to_have_text(words)
+    expect(page.locator("#hand-note-error")).to_be_visible()
+    expect(box).to_have_value(too_long)
+    expect(page.locator("h1")).to_have_text("Hand 1")  # not kept: the form stays
+    assert page.evaluate(QUEUED_NOTES_IF_ANY) == []
+    # The server, reached, says the same.
+    page.context.unroute(SENDS, no_answer)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_text(words).first).to_be_visible()
+    assert server_game(live_server, gid)["hands"] == []

@@ -48,7 +48,7 @@ def test_offline_the_hand_form_works_out_each_sides_base_and_count_on_the_phone(
     them.get_by_label("Went out").uncheck(force=True)
     them.get_by_role("textbox", name=re.compile("^Count")).fill("60")
     us.get_by_label("Natural canastas", exact=True).fill("2")
-    us.get_by_label("Red 3s", exact=True).fill("1")
+    us.get_by_role("radiogroup", name="Red 3s: 0 to 4").get_by_role("radio", name="1").tap()  # all 3s there can be
     us.get_by_label("Went out").check(force=True)
     us.get_by_role("textbox", name=re.compile("^Count")).fill("150")
     # Us: 2 naturals 1,000 + 1 red 3 100 (two canastas: added) + out 100 = Base 1,200, Count 150: 1,350.
@@ -77,6 +77,14 @@ def test_a_game_started_offline_takes_the_rare_entries_under_more(page, wifi, li
     expect(page).to_have_url(re.compile(r"/offline/game#local-"))
 
     us, them = side(page, 0), side(page, 1)
+    # Two sides play two decks: 4 red 3s and 4 black 3s at most, all in their rows of 0 to 4 (no box for "5+").
+    for name in ("red_threes", "black_threes"):
+        expect(
+            us.get_by_role("radiogroup", name=re.compile(f"^{name.split('_')[0].title()} 3s: 0 to 4$"))
+        ).to_be_visible()
+        expect(us.locator(f'[name="s0-{name}"]')).to_have_count(1)
+        expect(us.locator(f'[name="s0-{name}"]')).to_be_hidden()
+    expect(us.locator('[name="s0-natural_canastas"]')).to_be_visible()  # 5 and more canastas can be
     us.get_by_text("More for Us").click()
     more = us.locator("details.more")
     # Modern: the special canastas, unfinished melds and dirty players are worth something; a 3 left in

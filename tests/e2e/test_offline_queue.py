@@ -62,6 +62,8 @@ def enter(page: Page, us: dict, them: dict, save: str) -> None:
                 panel.get_by_label("Went out").check(force=True)
             elif label == "Count":
                 panel.get_by_role("textbox", name=re.compile("^Count")).fill(value)
+            elif label in ("Red 3s", "Black 3s"):  # two decks: all there can be is in the row of 0 to 4, one tap
+                panel.get_by_role("radiogroup", name=f"{label}: 0 to 4").get_by_role("radio", name=value).tap()
             else:
                 panel.get_by_label(label, exact=True).fill(value)
     page.get_by_role("button", name=save).click()
@@ -165,7 +167,8 @@ def test_a_hand_the_rules_refuse_offline_gets_the_servers_message_beside_its_fie
     keep_on_the_phone(page)
     wifi.cut()
     page.get_by_role("link", name="Enter hand 1").click()
-    hand = ({"Red 3s": "5", "Natural canastas": "2", "Went out": True, "Count": "150"}, {"Count": "-60"})
+    # 3 red 3s and 2 more: two decks hold only 4.
+    hand = ({"Red 3s": "3", "Natural canastas": "2", "Went out": True, "Count": "150"}, {"Red 3s": "2", "Count": "-60"})
     enter(page, *hand, save="Save hand 1")
     expect(page.locator("#s0-red_threes-error")).not_to_be_empty()  # refused on the phone: nothing waits
     offline_message = page.locator("#s0-red_threes-error").inner_text()

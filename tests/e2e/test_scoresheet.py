@@ -472,8 +472,9 @@ def test_a_hand_is_saved_with_javascript_off(live_server: str, browser: Browser,
 
         page.get_by_role("link", name="Enter hand 1").tap()
         us, them = side_panel(page, 0), side_panel(page, 1)
-        # No script, so the steppers' buttons do nothing: the numbers are typed.
-        us.get_by_label("Red 3s", exact=True).fill("2")
+        # No script, so the steppers' buttons do nothing: the numbers are typed, or chosen in their row (the 3s: all
+        # two decks hold is in the row).
+        us.get_by_role("radiogroup", name="Red 3s: 0 to 4").get_by_role("radio", name="2").tap()
         us.get_by_label("Natural canastas", exact=True).fill("1")
         turn_on(us, "Went out")
         type_count(us, "+", "385")
