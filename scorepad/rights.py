@@ -415,8 +415,7 @@ def kept_games_page_of(
     """How many games the device hashed `device` may change, and `limit` of them from `offset`, newest first: tuples
     of (id, via, version) (a history page without a search reads no more). On `engine` (the app's if None): also
     before Flask, where the history page kept for a phone is checked (delivery.PHONE_CHECKS)."""
-    with store.glancing(engine) as connection:
-        rows = connection.execute(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}).all()
-        if not rows:  # none on this page: how many there are, for the page before it (or none at all)
-            return connection.execute(_KEPT_COUNT, {"device": device}).scalar() or 0, []
+    rows = store.glance_rows(_KEPT_PAGE, {"device": device, "offset": offset, "limit": limit}, engine)
+    if not rows:  # none on this page: how many there are, for the page before it (or none at all)
+        return store.glance_rows(_KEPT_COUNT, {"device": device}, engine)[0][0] or 0, []
     return rows[0][3], [tuple(row[:3]) for row in rows]

@@ -507,8 +507,8 @@ def game_revision(game_id: str, engine: Engine | None = None) -> int | None:
     given, as delivery.RevisionGate does outside Flask."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    row = glance_row(_REVISION, {"game_id": game_id}, engine)
-    return None if row is None else row[0]
+    rows = glance_rows(_REVISION, {"game_id": game_id}, engine)
+    return rows[0][0] if rows else None
 
 
 class ScoreboardRevision(NamedTuple):
@@ -528,19 +528,19 @@ def scoreboard_revision(game_id: str, engine: Engine | None = None) -> Scoreboar
     game_revision."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    row = glance_row(_SCOREBOARD_REVISION, {"game_id": game_id}, engine)
-    return None if row is None else ScoreboardRevision(*row)
+    rows = glance_rows(_SCOREBOARD_REVISION, {"game_id": game_id}, engine)
+    return ScoreboardRevision(*rows[0]) if rows else None
 
 
-def glance_row(statement: Select, values: dict[str, Any], engine: Engine | None = None) -> tuple | None:
-    """The first row of one small query of plain numbers and text (no value a column type converts: a date comes
-    back as the driver gives it), straight on the driver's connection from the pool: what every unchanged poll
-    asks (a game's or scoreboard's revision). SQLAlchemy's Connection and Result around the same query cost more
-    than the query: through them an unchanged scoreboard's poll took about 1.8 times as long in Python
-    (docs/performance.md). In autocommit on PostgreSQL, so it is sent no BEGIN and ROLLBACK (two round trips of
-    three); SQLite reads without either. A connection found dead is thrown away, as SQLAlchemy does, so the
-    next checkout opens another. `engine`: the app's (db.engine) unless given, as delivery.RevisionGate does
-    outside Flask."""
+def glance_rows(statement: Select, values: dict[str, Any], engine: Engine | None = None) -> list[tuple]:
+    """The rows of one small query of plain numbers and text (no value a column type converts: a date comes back
+    as the driver gives it), straight on the driver's connection from the pool: what every unchanged poll asks (a
+    game's or scoreboard's revision), and the history page's check before Flask (rights.kept_games_page_of).
+    SQLAlchemy's Connection and Result around the same query cost more than the query: through them an unchanged
+    scoreboard's poll took about 1.8 times as long in Python (docs/performance.md). In autocommit on PostgreSQL,
+    so it is sent no BEGIN and ROLLBACK (two round trips of three); SQLite reads without either. A connection
+    found dead is thrown away, as SQLAlchemy does, so the next checkout opens another. `engine`: the app's
+    (db.engine) unless given, as delivery.RevisionGate does outside Flask."""
     engine = engine or db.engine
     sql, names = _driver_sql(statement, engine.dialect)
     pooled = engine.raw_connection()  # the pool's checkout: a connection idle a while is pinged (ping_if_idle)
@@ -552,7 +552,7 @@ def glance_row(statement: Select, values: dict[str, Any], engine: Engine | None 
         cursor = pooled.cursor()
         try:
             cursor.execute(sql, values if names is None else tuple(values[name] for name in names))
-            row = cursor.fetchone()
+            rows = cursor.fetchall()
         finally:
             cursor.close()
         if autocommit:
@@ -563,7 +563,7 @@ def glance_row(statement: Select, values: dict[str, Any], engine: Engine | None 
         raise
     finally:
         pooled.close()  # back to the pool (an invalidated one is discarded)
-    return None if row is None else tuple(row)
+    return [tuple(row) for row in rows]
 
 
 @functools.cache

@@ -198,7 +198,7 @@ def limited(make_app):
 @contextmanager
 def statements(app: Flask) -> Iterator[list[str]]:
     """Every statement the app sends the database meanwhile: through SQLAlchemy (its events), and the polls' looks
-    sent on the driver's connection (store.glance_row, which SQLAlchemy's events do not see)."""
+    sent on the driver's connection (store.glance_rows, which SQLAlchemy's events do not see)."""
     from scorepad import store
 
     sent: list[str] = []
@@ -208,16 +208,16 @@ def statements(app: Flask) -> Iterator[list[str]]:
 
     with app.app_context():
         engine = db.engine
-    glance_row = store.glance_row
+    glance_rows = store.glance_rows
 
     def glance_seen(statement, values, engine=None):
         sent.append(str(statement.compile(dialect=(engine or db.engine).dialect)))
-        return glance_row(statement, values, engine)
+        return glance_rows(statement, values, engine)
 
     event.listen(engine, "before_cursor_execute", seen)
-    store.glance_row = glance_seen
+    store.glance_rows = glance_seen
     try:
         yield sent
     finally:
-        store.glance_row = glance_row
+        store.glance_rows = glance_rows
         event.remove(engine, "before_cursor_execute", seen)
