@@ -538,12 +538,15 @@ def glance_rows(statement: Select, values: dict[str, Any], engine: Engine | None
     game's or scoreboard's revision), and the history page's check before Flask (rights.kept_games_page_of).
     SQLAlchemy's Connection and Result around the same query cost more than the query: through them an unchanged
     scoreboard's poll took about 1.8 times as long in Python (docs/performance.md). In autocommit on PostgreSQL,
-    so it is sent no BEGIN and ROLLBACK (two round trips of three); SQLite reads without either. A connection
-    found dead is thrown away, as SQLAlchemy does, so the next checkout opens another. `engine`: the app's
-    (db.engine) unless given, as delivery.RevisionGate does outside Flask."""
+    so it is sent no BEGIN and ROLLBACK (two round trips of three); SQLite reads without either. A look that fails,
+    for whatever reason, throws its connection away (the next checkout opens another): a dead one must not be
+    handed out again, and one left in autocommit would have a request's session write each statement as its own
+    commit. (Unlike SQLAlchemy's Connection, a dead one does not take the older connections of the pool with it:
+    those are pinged once idle a while, delivery.ping_if_idle, or fail once each.) `engine`: the app's (db.engine)
+    unless given, as delivery.RevisionGate does outside Flask."""
     engine = engine or db.engine
-    sql, names = _driver_sql(statement, engine.dialect)
     pooled = engine.raw_connection()  # the pool's checkout: a connection idle a while is pinged (ping_if_idle)
+    sql, names = _driver_sql(statement, engine.dialect)
     driver: Any = pooled.driver_connection
     autocommit = engine.dialect.name != "sqlite"
     try:
@@ -557,9 +560,8 @@ def glance_rows(statement: Select, values: dict[str, Any], engine: Engine | None
             cursor.close()
         if autocommit:
             driver.autocommit = False
-    except engine.dialect.loaded_dbapi.Error as error:
-        if engine.dialect.is_disconnect(error, driver, None):
-            pooled.invalidate(error)
+    except BaseException as error:
+        pooled.invalidate(error)
         raise
     finally:
         pooled.close()  # back to the pool (an invalidated one is discarded)
@@ -571,6 +573,8 @@ def _driver_sql(statement: Select, dialect: Any) -> tuple[str, tuple[str, ...] |
     """The statement as its driver takes it, compiled once: the SQL, and the order of its values when the driver
     takes them by position (SQLite's ?), else None (PostgreSQL's %(name)s)."""
     compiled = statement.compile(dialect=dialect)
+    # Every value is a named bindparam given at each call: none fixed in the statement, none rendered late.
+    assert not compiled.post_compile_params and all(bind.value is None for bind in compiled.binds.values())
     return str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None
 
 

@@ -490,3 +490,29 @@ def test_a_revision_glance_gives_its_connection_back_as_it_was_and_throws_a_dead
             store.scoreboard_revision(game_id, engine)
         assert store.scoreboard_revision(game_id, engine) == (1, None)  # on a new connection
         assert store.scoreboard_revision("no-such-game", engine) is None
+
+
+def test_a_glance_that_fails_never_hands_back_a_connection_in_autocommit(app, api_game):
+    """A look that fails for any reason but a dead connection (a statement the database refuses, as during a deploy
+    whose code asks for a column not there yet) must not leave its connection in autocommit in the pool: a request's
+    session would then write each statement as its own commit, its lock on the game let go at once. The connection
+    is thrown away instead, and the next look reads on a good one."""
+    from sqlalchemy import bindparam, text
+
+    from scorepad import store
+
+    game_id, _ = api_game
+    refused = (
+        db.select(GameRecord.version).where(GameRecord.id == bindparam("game_id")).where(text("no_such_column = 1"))
+    )
+    with app.app_context():
+        engine = db.engine
+        engine.dispose()
+        assert store.game_revision(game_id, engine) == 1
+        with pytest.raises(Exception):  # noqa: B017 (the driver's own error: psycopg's or sqlite3's)
+            store.glance_rows(refused, {"game_id": game_id}, engine)
+        for entry in list(engine.pool._pool.queue):
+            assert getattr(entry.dbapi_connection, "autocommit", False) is False
+        with engine.connect() as connection:  # what a request's session gets next: in a transaction, as ever
+            assert getattr(connection.connection.driver_connection, "autocommit", False) is False
+        assert store.game_revision(game_id, engine) == 1
