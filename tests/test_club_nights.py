@@ -315,6 +315,30 @@ def test_a_tables_scoreboard_shows_the_watchers_its_event_round_table_and_clock(
     assert "round 1" not in text(watcher.get(f"/games/{plain['id']}/scoreboard"))
 
 
+def test_a_tables_scoreboard_that_follows_a_rematch_drops_the_tables_line_and_clock(app, client):
+    """A finished table's scorekeeper may start a rematch, played at no table of the night: the scoreboard that
+    follows it must not go on naming the round and asking the old game's clock."""
+    event_id = new_event_on_the_page(client, round_minutes="45", hands_per_game="1")
+    game = table_game(client, event_id, 0, 0)
+    watcher = app.test_client()
+    page = watcher.get(f"/games/{game}/scoreboard").get_data(as_text=True)
+    # The line and its clock are in the heading, which the rematch's heading replaces (out of band).
+    heading = page.split('<div id="scoreboard-heading"', 1)[1].split('class="js-only share-line"', 1)[0]
+    assert "round 1 · table 1" in heading and f"/events/games/{game}/clock" in heading
+    assert client.post(f"/games/{game}/hands", data=FORM_HAND).status_code == 303  # its one hand: finished
+    with app.app_context():
+        revision = version(game)
+    started = client.post(f"/games/{game}/rematch")
+    assert started.status_code == 303, text(started)
+    followed = watcher.get(
+        f"/games/{game}/scoreboard/live", headers={"HX-Request": "true", "If-None-Match": f'W/"{revision}"'}
+    )
+    assert followed.status_code == 200 and "HX-Replace-Url" in followed.headers
+    heading = followed.get_data(as_text=True).split('<div id="scoreboard-heading"', 1)[1]
+    assert "Rematch started" in heading
+    assert "round 1" not in heading and "/clock" not in heading
+
+
 def test_a_tables_scoresheet_costs_no_statement_more(app, client):
     """As tests/test_service.py holds a game of no event to: the sheet that follows a save reads its game once, and
     sends at most two statements (that read, and who holds the handover link)."""
