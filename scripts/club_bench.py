@@ -105,7 +105,9 @@ def start_servers(url: str, port: int, count: int, work: Path, label: str, args)
         command = ["bash", "-c", "exec " + web.replace("0.0.0.0", "127.0.0.1")]
     else:
         # gunicorn, as the Procfile ran it before 27 November 2026: two sync workers; --threads N: gthread, to compare.
-        workers = ["-k", "gthread", "--threads", str(args.threads)] if args.threads > 1 else ["-k", "sync"]
+        # gthread keeps a connection 5 s (its default, 2 s, is shorter than the phones' gap between polls).
+        threaded = ["-k", "gthread", "--threads", str(args.threads), "--keep-alive", "5"]
+        workers = threaded if args.threads > 1 else ["-k", "sync"]
         command = [
             str(BIN / "gunicorn"),
             "-w",
@@ -172,6 +174,20 @@ def migrate(url: str) -> None:
     subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True)
 
 
+def measured_server_cpu(load: subprocess.Popen, servers: list[subprocess.Popen]) -> float:
+    """The cores the server used while the load measured (between its "measuring" and "measured" lines), once the
+    load has ended well."""
+    marks = {}
+    assert load.stdout is not None
+    for line in load.stdout:
+        if line.strip() in ("measuring", "measured"):
+            marks[line.strip()] = (server_cpu_seconds(servers), time.monotonic())
+    if load.wait() != 0 or len(marks) != 2:
+        raise SystemExit(f"the load ended badly (exit {load.returncode}, marks {sorted(marks)})")
+    (cpu_before, began), (cpu_after, ended) = marks["measuring"], marks["measured"]
+    return (cpu_after - cpu_before) / (ended - began)
+
+
 def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
     """One event of `tables` tables on a fresh database, under load for args.seconds."""
     migrate(url)
@@ -183,12 +199,9 @@ def one_step(label: str, url: str, tables: int, args, work: Path) -> dict:
         started = time.monotonic()
         make_event(host, tables, event_path)
         made_in = time.monotonic() - started
-        before = server_cpu_seconds(servers)
         out = work / f"{label}-{tables}-load.json"
-        began = time.monotonic()
         load = [NODE, str(ROOT / "scripts" / "club_load.mjs"), host, str(event_path), str(args.seconds), str(out)]
-        subprocess.run(load, check=True)
-        server_share = (server_cpu_seconds(servers) - before) / (time.monotonic() - began)
+        server_share = measured_server_cpu(subprocess.Popen(load, stdout=subprocess.PIPE, text=True), servers)
     finally:
         stop(servers)
     result = json.loads(out.read_text())
