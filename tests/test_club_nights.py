@@ -279,17 +279,23 @@ def move_the_clock(app, event_id: str, minutes: int) -> None:
         db.session.commit()
 
 
+def shows_the_table_and_its_clock(app, phone, event_id: str, page) -> str:
+    """`page` (a 45-minute round's table 2, round 1) names the event, round and table and when the round ends, and
+    asks for the minutes left, as the wall does: 45 at the start. The clock's address."""
+    ends = round_start(app, event_id) + timedelta(minutes=45)
+    shown = text(page)
+    assert "Tuesday club night · round 1 · table 2" in shown
+    assert f"The round ends at {ends:%H:%M} UTC." in shown
+    clock = f"/events/games/{page.request.path.split('/')[2]}/clock"  # /games/<game>/...
+    assert f'hx-get="{clock}"' in page.get_data(as_text=True)
+    assert "45 min left in round 1" in text(phone.get(clock))
+    return clock
+
+
 def test_a_tables_scoresheet_shows_its_event_round_table_and_clock(app, client):
     event_id = new_event_on_the_page(client, round_minutes="45")
     game = table_game(client, event_id, 0, 1)
-    sheet = client.get(f"/games/{game}")
-    ends = round_start(app, event_id) + timedelta(minutes=45)
-    shown = text(sheet)
-    assert "Tuesday club night · round 1 · table 2" in shown
-    assert f"The round ends at {ends:%H:%M} UTC." in shown
-    clock = f"/events/games/{game}/clock"
-    assert f'hx-get="{clock}"' in sheet.get_data(as_text=True)  # the minutes left, asked for as the wall does
-    assert "45 min left in round 1" in text(client.get(clock))
+    clock = shows_the_table_and_its_clock(app, client, event_id, client.get(f"/games/{game}"))
     move_the_clock(app, event_id, 30)  # 15 minutes left
     assert "15 min left in round 1" in text(client.get(clock))
     # A game of no event shows none of it.
@@ -303,14 +309,7 @@ def test_a_tables_scoreboard_shows_the_watchers_its_event_round_table_and_clock(
     event_id = new_event_on_the_page(client, round_minutes="45")
     game = table_game(client, event_id, 0, 1)
     watcher = app.test_client()  # another phone: no right to the game
-    board = watcher.get(f"/games/{game}/scoreboard")
-    ends = round_start(app, event_id) + timedelta(minutes=45)
-    shown = text(board)
-    assert "Tuesday club night · round 1 · table 2" in shown
-    assert f"The round ends at {ends:%H:%M} UTC." in shown
-    clock = f"/events/games/{game}/clock"
-    assert f'hx-get="{clock}"' in board.get_data(as_text=True)
-    assert "45 min left in round 1" in text(watcher.get(clock))
+    shows_the_table_and_its_clock(app, watcher, event_id, watcher.get(f"/games/{game}/scoreboard"))
     plain = client.post("/api/games", json=game_document()).get_json()
     assert "round 1" not in text(watcher.get(f"/games/{plain['id']}/scoreboard"))
 
