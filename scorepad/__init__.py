@@ -90,6 +90,8 @@ def configure(app: Flask, test_config: dict | None = None) -> None:
         # Save of the next hand that has no answer in this time keeps the hand on the phone and leaves the form
         # (assets/js/offline.js): the table never waits for bad Wi-Fi.
         SAVE_ANSWER_WAIT_MS=700,
+        # A club night's wall screen turns its pages of standings and tables this often (events_web.wall_pages).
+        WALL_PAGE_SECONDS=10,
         # Static URLs carry a hash of their content (below), so a browser may keep them for a year.
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
     )

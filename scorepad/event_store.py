@@ -576,32 +576,48 @@ _LATEST_START = (
     .limit(1)
     .scalar_subquery()
 )
+_LATEST_ROUND = (
+    select(func.max(EventRoundRecord.round)).where(EventRoundRecord.event_id == bindparam("event_id")).scalar_subquery()
+)
+_ROUND_TABLES = (
+    select(func.count())
+    .select_from(EventTableRecord)
+    .where(EventTableRecord.event_id == bindparam("event_id"), EventTableRecord.round == _LATEST_ROUND)
+    .scalar_subquery()
+)
 _WALL_GLANCE = select(
-    EventRecord.version + _GAMES_VERSIONS, _LATEST_START, EventRecord.document["round_minutes"].as_integer()
+    EventRecord.version + _GAMES_VERSIONS,
+    _LATEST_START,
+    EventRecord.document["round_minutes"].as_integer(),
+    func.json_array_length(EventRecord.document["pairs"]),
+    _ROUND_TABLES,
 ).where(EventRecord.id == bindparam("event_id"))
 
 
 class WallGlance(NamedTuple):
-    """What the wall screen's poll needs to know whether anything changed: the event's revision, and when the
-    round being played ends (None: no clock)."""
+    """What the wall screen's poll needs to know whether anything changed: the event's revision, when the round
+    being played ends (None: no clock), and how many rows its two lists have (the pairs, and the round's tables),
+    which tell how many pages the wall turns."""
 
     revision: int
     ends: datetime | None
+    pairs: int = 0
+    tables: int = 0
 
 
 def wall_glance(event_id: str, engine: Engine | None = None) -> WallGlance | None:
-    """The event's revision and its round's end in one statement, on a connection of its own in autocommit
-    (store.glancing: the wall's unchanged poll, also before Flask, delivery.RevisionGate), or None if there is no
-    such event."""
+    """The event's revision, its round's end and the lengths of the wall's lists in one statement, on a connection
+    of its own in autocommit (store.glancing: the wall's unchanged poll, also before Flask, delivery.RevisionGate),
+    or None if there is no such event."""
     if not store.GAME_ID.fullmatch(event_id):
         return None
     with store.glancing(engine) as connection:
         row = connection.execute(_WALL_GLANCE, {"event_id": event_id}).first()
     if row is None:
         return None
-    revision, started, minutes = row
+    revision, started, minutes, pairs, tables = row
     ends = store.utc(started) + timedelta(minutes=minutes) if started is not None and minutes else None
-    return WallGlance(revision, ends)
+    return WallGlance(revision, ends, pairs or 0, tables or 0)
 
 
 def place_of_room_code(code: str) -> tuple[str, int | None] | None:

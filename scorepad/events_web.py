@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import (
     Blueprint,
@@ -156,14 +157,17 @@ def _row(language: str, macro: str, *values: Any) -> Markup:
     return Markup(getattr(made, macro)(*values))
 
 
-def table_lines(held: event_store.StoredEvent, round: int, results: Any = None) -> list[dict[str, Any]]:
-    """Each table of a round as the pages show it: pairs' names, hands played, state, points, its game, its row."""
+def table_lines(
+    held: event_store.StoredEvent, round: int, results: Any = None, rows: slice = slice(None)
+) -> list[dict[str, Any]]:
+    """Each table of a round (or the `rows` of them a wall's page shows) as the pages show it: pairs' names, hands
+    played, state, points, its game, its row."""
     event = held.event
     results = held.results() if results is None else results
     result = results[round] if round < len(results) else None
     language, pairs, of = delivery.language(), event.pairs, event.hands_per_game
     lines = []
-    for table in result.tables if result else ():
+    for table in result.tables[rows] if result else ():
         names = (pairs[table.pairs[0]].name, pairs[table.pairs[1]].name)
         state = "confirmed" if table.confirmed else ("finished" if table.finished else "provisional")
         row = _row(language, "table_row", table.table, names, table.hands, of, state, table.points)
@@ -210,18 +214,64 @@ def minutes_left(ends: datetime) -> int:
     return max(0, int((ends - datetime.now(UTC)).total_seconds() + 59) // 60)
 
 
-def event_context(held: event_store.StoredEvent) -> dict[str, Any]:
-    """What the director's page and the wall screen show."""
+class WallPages(NamedTuple):
+    """The page of each of the wall's lists on show (0-based): the standings' and the round's tables'."""
+
+    standings: int = 0
+    tables: int = 0
+
+
+# The wall shows what a 1920×1080 screen holds at the sizes a room reads (rank and names 48 px): a page of the
+# standings and a page of the round's tables, both turned every WALL_PAGE_SECONDS by the server's clock, so every
+# wall in the room shows the same page (tests/e2e/test_club_night.py measures that a page fits the screen).
+WALL_STANDINGS_ROWS = 10
+WALL_TABLE_ROWS = 10
+
+
+def page_count(rows: int, per_page: int) -> int:
+    """How many pages `rows` rows fill, `per_page` to a page (one, if there are none)."""
+    return max(1, -(-rows // per_page))
+
+
+def wall_pages(glance: event_store.WallGlance, seconds: float, now: float | None = None) -> WallPages:
+    """The pages the wall shows now: the count of `seconds` since the epoch, modulo each list's number of pages (a
+    list of one page always shows its first, so an unchanged wall of one page stays unchanged)."""
+    turn = int((time.time() if now is None else now) // seconds)
+    standings = page_count(glance.pairs, WALL_STANDINGS_ROWS)
+    return WallPages(turn % standings, turn % page_count(glance.tables, WALL_TABLE_ROWS))
+
+
+def _page(rows: int, page: int, per_page: int) -> tuple[slice, dict[str, int] | None]:
+    """The rows of page `page` (the last page if the list has grown shorter since), and what the wall says of it
+    ("11–20 of 48"; None when one page holds the whole list)."""
+    page = min(page, page_count(rows, per_page) - 1)
+    first = page * per_page
+    shown = slice(first, first + per_page)
+    if rows <= per_page:
+        return shown, None
+    return shown, {"first": first + 1, "last": min(rows, first + per_page), "count": rows}
+
+
+def event_context(held: event_store.StoredEvent, pages: WallPages | None = None) -> dict[str, Any]:
+    """What the director's page (every row) and the wall screen (the rows of `pages`) show."""
     event = held.event
     results = held.results()
     round = len(held.rounds) - 1
     bye = held.rounds[-1].bye if held.rounds else None
-    tables = table_lines(held, round, results)
+    standings = events.standings(event, results)
+    standings_rows, standings_page, table_rows, tables_page = slice(None), None, slice(None), None
+    if pages is not None:
+        standings_rows, standings_page = _page(len(standings), pages.standings, WALL_STANDINGS_ROWS)
+        played = len(results[round].tables) if 0 <= round < len(results) else 0
+        table_rows, tables_page = _page(played, pages.tables, WALL_TABLE_ROWS)
+    tables = table_lines(held, round, results, table_rows)
     return {
         "held": held,
         "doc": {"name": event.name, "rounds": event.rounds, "movement": event.movement, "scoring": event.scoring},
         "pairs": event.pairs,
-        "standings": standings_body(event, events.standings(event, results)),
+        "standings": standings_body(event, standings[standings_rows]),
+        "standings_page": standings_page,
+        "tables_page": tables_page,
         "round": round,
         "tables": tables,
         "tables_body": Markup("\n".join(line["row"] for line in tables)),
@@ -366,11 +416,11 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
 WALL_LIVE = re.compile(r"/events/([^/]+)/live")
 
 
-def wall_tag(event_id: str, glance: event_store.WallGlance, language: str, build: str) -> str:
+def wall_tag(event_id: str, glance: event_store.WallGlance, pages: WallPages, language: str, build: str) -> str:
     """The wall's ETag: the event's revision, the minute of its clock (the countdown moves once a minute), the
-    language it is said in and the build (a new deploy's templates)."""
+    pages on show, the language it is said in and the build (a new deploy's templates)."""
     minute = minutes_left(glance.ends) if glance.ends is not None else ""
-    return f"{event_id}-{glance.revision}-{minute}-{language}-{build}"
+    return f"{event_id}-{glance.revision}-{minute}-{pages.standings}.{pages.tables}-{language}-{build}"
 
 
 def _glance(event_id: str) -> event_store.WallGlance:
@@ -380,14 +430,14 @@ def _glance(event_id: str) -> event_store.WallGlance:
     return glance
 
 
-def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
+def _wall_answer(event_id: str, block: str | None, pages: WallPages, tag: str) -> Response:
     """The wall screen (`block`: the board alone, what its poll swaps in), made once per tag (revision, minute and
     language: wall_tag) and shared by every wall (delivery.made_once). The tag is read first: what is made from the
     event read after it is as new or newer, so a kept answer is never older than its tag."""
 
     def make() -> Response:
         store.reading_only()  # reads alone: no BEGIN and ROLLBACK around them on PostgreSQL
-        context = event_context(event_store.load_standings(event_id))
+        context = event_context(event_store.load_standings(event_id), pages)
         context.update(poll_seconds=POLL_SECONDS, poll_headers={"If-None-Match": f'W/"{tag}"'})
         if block is None:
             return render("events/wall.html", **context)
@@ -400,8 +450,10 @@ def _wall_answer(event_id: str, block: str | None, tag: str) -> Response:
 @bp.get("/<event_id>")
 def wall(event_id: str) -> ResponseReturnValue:
     """The wall screen: standings and the round's tables, the clock; it asks for changes every 2 s."""
-    tag = wall_tag(event_id, _glance(event_id), delivery.language(), current_app.config["BUILD_ID"])
-    return _wall_answer(event_id, None, tag)
+    glance = _glance(event_id)
+    pages = wall_pages(glance, current_app.config["WALL_PAGE_SECONDS"])
+    tag = wall_tag(event_id, glance, pages, delivery.language(), current_app.config["BUILD_ID"])
+    return _wall_answer(event_id, None, pages, tag)
 
 
 @bp.get("/<event_id>/live")
@@ -410,10 +462,11 @@ def wall_live(event_id: str) -> ResponseReturnValue:
     scored: answered before Flask by delivery.RevisionGate, through wall_gate), else the standings and tables to
     swap in."""
     glance = _glance(event_id)
-    tag = wall_tag(event_id, glance, delivery.language(), current_app.config["BUILD_ID"])
+    pages = wall_pages(glance, current_app.config["WALL_PAGE_SECONDS"])
+    tag = wall_tag(event_id, glance, pages, delivery.language(), current_app.config["BUILD_ID"])
     if request.if_none_match.contains_weak(tag):
         return Response(status=304, headers=delivery.live_not_modified_headers(tag))
-    return _wall_answer(event_id, "board", tag)
+    return _wall_answer(event_id, "board", pages, tag)
 
 
 @bp.record_once
@@ -423,7 +476,10 @@ def _gate_the_wall(state: BlueprintSetupState) -> None:
 
     def wall_gate(found: re.Match[str], environ: Any, engine: Any) -> str | None:
         glance = event_store.wall_glance(found[1], engine)
-        return None if glance is None else wall_tag(found[1], glance, language_of_environ(environ), config["BUILD_ID"])
+        if glance is None:
+            return None
+        pages = wall_pages(glance, config["WALL_PAGE_SECONDS"])
+        return wall_tag(found[1], glance, pages, language_of_environ(environ), config["BUILD_ID"])
 
     state.app.extensions.setdefault(delivery.REVISION_GATES, []).append((WALL_LIVE, wall_gate))
 

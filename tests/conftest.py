@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +18,13 @@ from scorepad import create_app
 from scorepad.models import db
 
 from . import databases
+
+
+def shown_text(response) -> str:
+    """What a page or fragment (a response, or its HTML) says, its tags taken out and its spaces made one."""
+    markup = response if isinstance(response, str) else response.get_data(as_text=True)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", markup))).strip()
+
 
 FOUR_PLAYERS = [{"name": "Us", "players": ["Ann", "Cleo"]}, {"name": "Them", "players": ["Bea", "Dot"]}]
 

@@ -5,11 +5,14 @@ figures (event_store.load_standings) equal to those worked out from the games th
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import pytest
 
-from scorepad import event_store, web
+from scorepad import event_store, events_web, web
 from scorepad.models import GameRecord, db
-from tests.conftest import statements
+from tests.conftest import shown_text, statements
 from tests.test_events_api import BIG_3000, BIG_3000_SIDE_1, TIE, create, director, event_document, play
 
 HX = {"HX-Request": "true"}
@@ -31,11 +34,11 @@ def live(event_id: str) -> str:
 def test_the_walls_answer_is_made_again_after_a_save_and_kept_until_the_next(client):
     body = create(client, event_document(2, 1, movement="round_robin"))
     first = client.get(live(body["id"]), headers=HX)
-    assert first.status_code == 200 and "900 – 900" not in first.get_data(as_text=True)
+    assert first.status_code == 200 and "900 – 900" not in shown_text(first)
     play(client, body["tables"][0], TIE)  # Roses and Tulips: 900 each (500 + 300 + 100 and 500 + 300 + 100)
     changed = client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
-    assert "900 – 900" in changed.get_data(as_text=True)
+    assert "900 – 900" in shown_text(changed)
     # A second wall at the same revision gets the same answer, and the first wall's next poll a 304.
     other = client.get(live(body["id"]), headers=HX)
     assert other.get_data() == changed.get_data() and other.headers["ETag"] == changed.headers["ETag"]
@@ -105,10 +108,10 @@ def test_two_servers_on_one_database_never_answer_an_older_revision(client, make
     other = make_app(RATELIMIT_ENABLED=False, AUTO_CREATE_SCHEMA=False).test_client()  # a second app server
     body = create(client, event_document(2, 1, movement="round_robin"))
     before = other.get(live(body["id"]), headers=HX)  # the other server keeps its answer at this revision
-    assert "900 – 900" not in before.get_data(as_text=True)
+    assert "900 – 900" not in shown_text(before)
     play(client, body["tables"][0], TIE)  # saved through the first server
     after = other.get(live(body["id"]), headers={**HX, "If-None-Match": before.headers["ETag"]})
-    assert after.status_code == 200 and "900 – 900" in after.get_data(as_text=True)
+    assert after.status_code == 200 and "900 – 900" in shown_text(after)
     assert after.headers["ETag"] == client.get(live(body["id"]), headers=HX).headers["ETag"]
 
 
@@ -234,3 +237,71 @@ def test_a_kept_event_is_checked_in_one_statement_and_only_the_games_that_moved_
         held = event_store.load_standings(body["id"])
         assert held.results()[0].tables[0].game is None
         assert held.results() == event_store.load_event(body["id"]).results()
+
+
+# --- A wall of many pairs turns its pages ------------------------------------------------------------------------
+
+
+def test_the_wall_turns_a_page_of_each_list_every_ten_seconds_and_a_single_page_never():
+    # 25 pairs fill three pages of ten standings (1-10, 11-20, 21-25); 12 tables two pages of ten (1-10, 11-12).
+    glance = event_store.WallGlance(revision=1, ends=None, pairs=25, tables=12)
+    assert events_web.wall_pages(glance, 10, now=0) == (0, 0)
+    assert events_web.wall_pages(glance, 10, now=9.9) == (0, 0)
+    assert events_web.wall_pages(glance, 10, now=10) == (1, 1)
+    assert events_web.wall_pages(glance, 10, now=20) == (2, 0)  # the third turn: standings 21-25, tables 1-10
+    assert events_web.wall_pages(glance, 10, now=30) == (0, 1)
+    # Ten pairs and five tables: one page each, the same at any time.
+    small = event_store.WallGlance(revision=1, ends=None, pairs=10, tables=5)
+    assert {events_web.wall_pages(small, 10, now=t) for t in range(0, 100, 5)} == {(0, 0)}
+
+
+def many_pairs(count: int) -> dict:
+    doc = event_document(2, 1)
+    doc["pairs"] = [{"name": f"Pair {n + 1}", "players": [f"Ann {n + 1}", f"Bea {n + 1}"]} for n in range(count)]
+    return doc
+
+
+def at(monkeypatch, seconds: float) -> None:
+    """The server's clock, as the wall's pages read it, at `seconds` since the epoch."""
+    monkeypatch.setattr(events_web, "time", SimpleNamespace(time=lambda: seconds))
+
+
+def test_a_wall_of_25_pairs_shows_ten_at_a_time_turning_and_its_304_holds_while_the_page_stays(client, monkeypatch):
+    body = create(client, many_pairs(25))  # a Mitchell of 25 pairs: 12 tables, one pair sits out
+    at(monkeypatch, 600_000)  # a multiple of 60 s (3 pages by 2): the first page of each list
+    first = client.get(live(body["id"]), headers=HX)
+    said = shown_text(first)
+    assert "Standings 1–10 of 25" in said and "Tables 1–10 of 12" in said
+    # Nobody has played: every pair ties at rank 1, in the order they registered.
+    assert re.findall(r'class="pair-name">([^<]+)<', first.get_data(as_text=True)) == [
+        f"Pair {n}" for n in range(1, 11)
+    ]
+    assert 'id="table-10"' in first.get_data(as_text=True) and 'id="table-11"' not in first.get_data(as_text=True)
+    at(monkeypatch, 600_009)  # the same page 9 s later: nothing changed
+    assert client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]}).status_code == 304
+    at(monkeypatch, 600_010)  # turned
+    second = client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]})
+    assert second.status_code == 200 and second.headers["ETag"] != first.headers["ETag"]
+    said = shown_text(second)
+    assert "Standings 11–20 of 25" in said and "Tables 11–12 of 12" in said
+    assert re.findall(r'class="pair-name">([^<]+)<', second.get_data(as_text=True)) == [
+        f"Pair {n}" for n in range(11, 21)
+    ]
+    assert 'id="table-11"' in second.get_data(as_text=True) and 'id="table-1"' not in second.get_data(as_text=True)
+    at(monkeypatch, 600_020)
+    third = shown_text(client.get(live(body["id"]), headers=HX))
+    assert "Standings 21–25 of 25" in third and "Tables 1–10 of 12" in third
+    # The whole wall (its first load) shows the page of the moment too, and the director's page every row.
+    assert "Standings 21–25 of 25" in shown_text(client.get(f"/events/{body['id']}"))
+    director_page = shown_text(client.get(f"/events/{body['id']}/director"))
+    assert "of 25" not in director_page and "of 12" not in director_page
+    assert all(f"Pair {n} " in director_page for n in range(1, 26))
+
+
+def test_a_wall_of_one_page_keeps_its_tag_as_time_goes_by(client, monkeypatch):
+    body = create(client, event_document(4, 2))
+    at(monkeypatch, 600_000)
+    first = client.get(live(body["id"]), headers=HX)
+    assert "Standings 1–" not in shown_text(first)  # the whole list: no page to name
+    at(monkeypatch, 600_035)
+    assert client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]}).status_code == 304
