@@ -423,8 +423,13 @@ def wall_tag(event_id: str, glance: event_store.WallGlance, pages: WallPages, la
     return f"{event_id}-{glance.revision}-{minute}-{pages.standings}.{pages.tables}-{language}-{build}"
 
 
+_GLANCED = "scorepad.wall_glance"  # the environ key where the gate leaves what it read (wall_gate)
+
+
 def _glance(event_id: str) -> event_store.WallGlance:
-    glance = event_store.wall_glance(event_id)
+    """The event's glance: the one the gate read for this request, if it read one (a changed poll), else afresh."""
+    glanced = request.environ.get(_GLANCED)
+    glance = glanced[1] if glanced is not None and glanced[0] == event_id else event_store.wall_glance(event_id)
     if glance is None:
         abort(404, NO_EVENT)
     return glance
@@ -476,6 +481,7 @@ def _gate_the_wall(state: BlueprintSetupState) -> None:
 
     def wall_gate(found: re.Match[str], environ: Any, engine: Any) -> str | None:
         glance = event_store.wall_glance(found[1], engine)
+        environ[_GLANCED] = (found[1], glance)  # a changed poll goes on to wall_live, which need not read it again
         if glance is None:
             return None
         pages = wall_pages(glance, config["WALL_PAGE_SECONDS"])

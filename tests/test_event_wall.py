@@ -104,6 +104,18 @@ def test_an_unchanged_wall_poll_is_answered_before_flask_in_one_statement(app, c
     assert len(seen) == 1, seen
 
 
+def test_a_changed_wall_poll_reads_the_events_glance_once(app, client):
+    """The gate before Flask reads the glance (revision, clock, lists' lengths) to compare tags; when they differ,
+    the wall's view makes its answer from that same glance instead of asking the database again."""
+    body = create(client, event_document(4, 2))
+    tag = client.get(live(body["id"]), headers=HX).headers["ETag"]
+    play(client, body["tables"][0], TIE)
+    with statements(app) as seen:
+        changed = client.get(live(body["id"]), headers={**HX, "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert len([sql for sql in seen if "json_array_length" in sql and "events.document" in sql]) == 1, seen
+
+
 def test_two_servers_on_one_database_never_answer_an_older_revision(client, make_app):
     other = make_app(RATELIMIT_ENABLED=False, AUTO_CREATE_SCHEMA=False).test_client()  # a second app server
     body = create(client, event_document(2, 1, movement="round_robin"))
