@@ -93,14 +93,18 @@ def form_document(form: Any) -> dict[str, Any]:
         counts = form.get("minimum_counts_by_hand", "").replace(",", " ").replace("/", " ").split()
         if counts:
             game_rules["minimum_counts_by_hand"] = [_number(count) for count in counts]
+    movement = form.get("movement", "mitchell")
+    rounds = _number(form.get("rounds", ""))
+    if form.get("rounds", "").strip() == "" and movement in events.MOVEMENTS and len(pairs) >= 2:
+        rounds = events.most_rounds(movement, len(pairs))  # empty: every round, until pairs would meet again
     return {
         "format": events.FORMAT,
         "version": events.VERSION,
         "name": form.get("name", ""),
         "rules": game_rules,
         "pairs": pairs,
-        "movement": form.get("movement", "mitchell"),
-        "rounds": _number(form.get("rounds", "")),
+        "movement": movement,
+        "rounds": rounds,
         "round_minutes": _number(form.get("round_minutes", "")),
         "scoring": form.get("scoring", "match_points"),
         "bye": form.get("bye", "average"),
@@ -169,7 +173,9 @@ def table_lines(
     lines = []
     for table in result.tables[rows] if result else ():
         names = (pairs[table.pairs[0]].name, pairs[table.pairs[1]].name)
-        state = "confirmed" if table.confirmed else ("finished" if table.finished else "provisional")
+        state = "confirmed" if table.confirmed else "finished" if table.finished else "provisional"
+        if state == "provisional" and not table.hands:
+            state = "not-started"  # said so, not "provisional": no figure to be provisional yet
         row = _row(language, "table_row", table.table, names, table.hands, of, state, table.points)
         lines.append(
             {
@@ -404,9 +410,20 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
         return render("events/table_waits.html", held=held, table=table, event=held.event)
     stored = held.games[current.game_id]
     device = rights.device_hash()
+    seat = held.seat(table)
+    unclaimed = seat is not None and seat.keeper_device is None
     if _is_director(held) or event_store.claim_seat(held, table, device):
         if not rights.can_edit(stored):
             rights.grant(stored, rights.LINK, device)
+        if unclaimed and not _is_director(held):  # said once, to the phone that has just become the keeper
+            flash(
+                gettext(
+                    "This phone keeps table %(table)s's score: the first phone to open its card does. Any other "
+                    "phone that opens it watches the scoreboard.",
+                    table=table + 1,
+                ),
+                "success",
+            )
         return redirect(url_for("games.show", game_id=stored.id), 303)
     return redirect(url_for("share.scoreboard", game_id=stored.id), 303)
 

@@ -35,10 +35,11 @@ def test_the_walls_answer_is_made_again_after_a_save_and_kept_until_the_next(cli
     body = create(client, event_document(2, 1, movement="round_robin"))
     first = client.get(live(body["id"]), headers=HX)
     assert first.status_code == 200 and "900 – 900" not in shown_text(first)
+    assert "Roses v Tulips 0 not started 0 – 0" in shown_text(first)  # no hand yet: nothing provisional
     play(client, body["tables"][0], TIE)  # Roses and Tulips: 900 each (500 + 300 + 100 and 500 + 300 + 100)
     changed = client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
-    assert "900 – 900" in shown_text(changed)
+    assert "Roses v Tulips 1 provisional 900 – 900" in shown_text(changed)
     # A second wall at the same revision gets the same answer, and the first wall's next poll a 304.
     other = client.get(live(body["id"]), headers=HX)
     assert other.get_data() == changed.get_data() and other.headers["ETag"] == changed.headers["ETag"]

@@ -307,6 +307,9 @@ def test_room_codes_lead_to_the_wall_and_to_a_table_whose_card_its_first_phone_k
     assert keeper.status_code == 303 and keeper.headers["Location"].endswith(f"/games/{game}")
     sheet = client.get(f"/games/{game}").get_data(as_text=True)
     assert "Tulips v Daisies" in sheet and "Enter hand 1" in sheet
+    assert "This phone keeps table 2&#39;s score: the first phone to open its card does." in sheet
+    again = client.get(client.get(f"/events/{body['id']}/tables/1").headers["Location"])  # said once only
+    assert "This phone keeps table" not in again.get_data(as_text=True)
     watcher = app.test_client().get(f"/events/{body['id']}/tables/1")
     assert watcher.status_code == 303 and watcher.headers["Location"].endswith(f"/games/{game}/scoreboard")
 
@@ -340,3 +343,24 @@ def test_the_new_event_form_refuses_in_words_and_keeps_what_was_typed(client):
     director_page = client.get(started.headers["Location"]).get_data(as_text=True)
     assert "Start round" not in director_page  # one round only
     assert "Roses v Tulips" in shown_text(director_page)
+
+
+def test_the_new_event_form_left_without_rounds_plays_every_round_the_pairs_allow(client):
+    """Rounds left empty: as many as the movement seats without two pairs meeting again. A Mitchell of 4 pairs has
+    2 tables, so 2 rounds (each East-West pair visits both); a round-robin of 5 pairs has each pair meet the 4
+    others, one sitting out each round: 5 rounds."""
+    four = {"name": "Tuesday", "rounds": "", "movement": "mitchell"}
+    for i, (name, first, second) in enumerate([("Roses", "Ann", "Cleo"), ("Tulips", "Bea", "Dot")] * 2):
+        four.update({f"pair-{i}-name": f"{name} {i}", f"pair-{i}-p1": f"{first} {i}", f"pair-{i}-p2": f"{second} {i}"})
+    started = client.post("/events/new", data=four)
+    assert started.status_code == 303
+    event_id = started.headers["Location"].split("/")[-2]
+    assert client.get(f"/api/events/{event_id}").get_json()["rounds"] == 2
+    five = {**four, "movement": "round_robin", "pair-4-name": "Lilies", "pair-4-p1": "Eve", "pair-4-p2": "Fay"}
+    started = client.post("/events/new", data=five)
+    assert started.status_code == 303
+    assert client.get(f"/api/events/{started.headers['Location'].split('/')[-2]}").get_json()["rounds"] == 5
+    # A number typed is kept to, and one too many still refused in words.
+    refused = client.post("/events/new", data={**four, "rounds": "3"})
+    assert refused.status_code == 422
+    assert "A Mitchell of 4 pairs has at most 2 rounds" in shown_text(refused)

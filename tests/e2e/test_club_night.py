@@ -33,7 +33,7 @@ def create_club_night(page: Page, live_server: str) -> str:
         page.get_by_label(f"Pair {i + 1}'s name").fill(name)
         page.get_by_label(f"Pair {i + 1}'s first player").fill(first)
         page.get_by_label(f"Pair {i + 1}'s second player").fill(second)
-    page.get_by_label("Rounds", exact=True).fill("1")
+    page.get_by_label("Rounds (empty: every round, until pairs would meet again)", exact=True).fill("1")
     page.get_by_label("Play to (empty: 8,500)", exact=True).fill("1000")
     assert no_horizontal_scroll(page)
     page.get_by_role("button", name="Start the club night").click()
@@ -57,7 +57,7 @@ def test_a_small_club_night(page: Page, live_server: str, browser: Browser, brow
     expect(page.locator("#table-1")).to_contain_text("Roses")
     expect(page.locator("#table-1")).to_contain_text("Lilies")
     expect(page.locator("#table-2")).to_contain_text("Tulips")
-    expect(page.locator("#table-2 .table-state")).to_have_text("provisional")
+    expect(page.locator("#table-2 .table-state")).to_have_text("not started")  # no hand saved yet
     assert no_horizontal_scroll(page)
     # The cards: one per table, with its QR code and room code.
     page.get_by_role("link", name="Table cards").click()
