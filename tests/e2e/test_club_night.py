@@ -164,3 +164,30 @@ def test_a_small_club_night(page: Page, live_server: str, browser: Browser, brow
     finally:
         for context in contexts:
             context.close()
+
+
+SMALL_CONTROLS = """() => [...document.querySelectorAll(
+    'main a, main button, main select, main input:not([type=hidden]):not([type=checkbox]), main label.check')]
+  .filter(e => e.getClientRects().length && !e.closest('p, li'))  // a link inside a sentence is read, not aimed at
+  .filter(e => e.getBoundingClientRect().height < 44)
+  .map(e => `${e.tagName} "${(e.textContent || e.name || '').trim().slice(0, 40)}" ${e.getBoundingClientRect().height}px`)"""
+SMALL_TEXT = """() => [...document.querySelectorAll('main input:not([type]), main input[type=text], main select')]
+  .filter(e => parseFloat(getComputedStyle(e).fontSize) < 16).map(e => e.name)"""
+
+
+def test_the_club_nights_phone_pages_are_tapped_and_typed_in_without_zooming(page: Page, live_server: str):
+    """The director's phone (390 px wide): every control of the new-event form and of the director's page at least
+    44 px tall, and every box typed in at 16 px or more (an iPhone zooms in on smaller text)."""
+    page.goto(live_server + "/events/new")
+    assert page.evaluate(SMALL_CONTROLS) == [] and page.evaluate(SMALL_TEXT) == []
+    page.get_by_label("The club night's name").fill("Tuesday club night")
+    for i, (name, first, second) in enumerate(PAIRS):
+        page.get_by_label(f"Pair {i + 1}'s name").fill(name)
+        page.get_by_label(f"Pair {i + 1}'s first player").fill(first)
+        page.get_by_label(f"Pair {i + 1}'s second player").fill(second)
+    # Rounds left empty: a Mitchell of 4 pairs has 2 tables, so 2 rounds.
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page.get_by_text("Round 1 of 2")).to_be_visible()
+    close = page.get_by_label("Close this round: tables still playing end as they stand")
+    assert close.locator("xpath=..").bounding_box()["height"] >= 44  # the box's whole row is its tap target
+    assert page.evaluate(SMALL_CONTROLS) == [] and page.evaluate(SMALL_TEXT) == []
