@@ -170,7 +170,7 @@ SMALL_CONTROLS = """() => [...document.querySelectorAll(
     'main a, main button, main select, main input:not([type=hidden]):not([type=checkbox]), main label.check')]
   .filter(e => e.getClientRects().length && !e.closest('p, li'))  // a link inside a sentence is read, not aimed at
   .filter(e => e.getBoundingClientRect().height < 44)
-  .map(e => `${e.tagName} "${(e.textContent || e.name || '').trim().slice(0, 40)}" ${e.getBoundingClientRect().height}px`)"""
+  .map(e => `${e.tagName} "${(e.textContent || e.name || '').trim().slice(0, 40)}" ${e.offsetHeight}px`)"""
 SMALL_TEXT = """() => [...document.querySelectorAll('main input:not([type]), main input[type=text], main select')]
   .filter(e => parseFloat(getComputedStyle(e).fontSize) < 16).map(e => e.name)"""
 
