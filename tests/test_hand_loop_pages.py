@@ -105,7 +105,7 @@ def test_a_wipeout_game_tells_no_figures_while_a_side_is_in_question(client):
 
 def test_the_hand_form_has_a_note_box_out_of_the_way(client, game):
     page = client.get(f"/games/{game}/hands/new").get_data(as_text=True)
-    disclosure = r'<details class="hand-note-entry"[^>]*>\s*<summary>Add a note</summary>(.*?)</details>'
+    disclosure = r'<details class="hand-note-entry"[^>]*>\s*<summary>Add a note to this hand</summary>(.*?)</details>'
     box = re.search(disclosure, page, re.S)
     assert box, "no 'Add a note' disclosure"
     assert '<label for="hand-note">Note on this hand</label>' in box.group(1)
