@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench import SECRET, free_port, machine, pct  # noqa: E402
 
+from scorepad.events.event import MOST_PAIRS  # noqa: E402
+
 P95_LIMIT_MS = 50.0
 WARM_UP_WALLS = 12  # wall answers asked before the measure (see make_event)
 RULES = {"preset": "modern", "hands_per_game": 3, "minimum_counts_by_hand": [125, 155, 180]}
@@ -255,7 +257,12 @@ def run_database(label: str, base: str, args, work: Path) -> list[dict]:
         print(f"=== {label}: {tables} tables ({4 * tables + 2} phones and walls) for {args.seconds:.0f} s", flush=True)
         result = one_step(label, fresh_url(label, base, tables, work), tables, args, work)
         results.append(result)
-        print(f"    held: {holds(result)}; the event made in {result['made_in']:.1f} s", flush=True)
+        p95 = ", ".join(f"{name} {cell(times)}" for name, times in sorted(result["times"].items()))
+        print(
+            f"    held: {holds(result)}; p95 ms (p50): {p95}; failed: {result['failures'] or 'none'}; CPU: server "
+            f"{result['server_cpu']:.2f}, load {result['load_cpu']:.2f}; the event made in {result['made_in']:.1f} s",
+            flush=True,  # each step as it ends: a later step that breaks loses nothing
+        )
         if not holds(result) and len(results) > 1 and not holds(results[-2]):
             break  # two steps in a row over the limit: larger ones will not hold
     return results
@@ -273,6 +280,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, help="threads per worker (Procfile: 2; gunicorn: 1, sync workers)")
     args = parser.parse_args()
     args.tables = [int(t) for t in args.tables.split(",")]
+    if max(args.tables) > MOST_PAIRS // 2:
+        parser.error(f"an event has at most {MOST_PAIRS:,} pairs: at most {MOST_PAIRS // 2:,} tables")
     if args.two_servers:
         args.server = "gunicorn"  # two servers on one port (SO_REUSEPORT): gunicorn's --reuse-port; granian has none
     if args.threads is None:
