@@ -7,6 +7,7 @@ on every machine); otherwise Playwright's own. If neither is there, the launch f
 from __future__ import annotations
 
 import os
+import re
 import socket
 import struct
 import threading
@@ -359,6 +360,19 @@ def start_game(page, live_server) -> None:
     name_the_players(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("h1")).to_have_text("Us v Them")
+
+
+def start_three_partnerships(page, live_server) -> None:
+    """Classic with three partnerships (three decks: six red 3s), from the new-game page: P11 & P12, P21 & P22,
+    P31 & P32."""
+    page.goto(live_server + "/games/new")
+    page.get_by_role("radio", name=re.compile("^Classic")).check()
+    page.get_by_role("radio", name=re.compile("^Three partnerships")).check()
+    for side in (1, 2, 3):
+        for player in (1, 2):
+            page.get_by_label(f"Player {player} of side {side}", exact=True).fill(f"P{side}{player}")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".total-card")).to_have_count(3, timeout=20_000)
 
 
 def until(page, condition, what: str, seconds: float = 30) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from conftest import name_the_players, no_horizontal_scroll, start_game
+from conftest import name_the_players, no_horizontal_scroll, start_game, start_three_partnerships
 
 AXE_VERSION = "4.14.1"  # as pinned in package.json
 AXE = Path(__file__).parent / "vendor" / f"axe-core-{AXE_VERSION}.min.js"
@@ -274,14 +274,7 @@ def test_a_finished_game_settled_up_has_no_axe_fault(page: Page, live_server: st
 def start_a_six_player_game(page: Page, live_server: str, counts: tuple[str, str, str] = ("50", "55", "60")) -> None:
     """Classic with three partnerships, and a first hand: each side one natural canasta and the Count given
     (a side given a negative Count has no canasta)."""
-    page.goto(live_server + "/games/new")
-    page.get_by_role("radio", name=re.compile("^Classic")).check()
-    page.get_by_role("radio", name=re.compile("^Three partnerships")).check()
-    for side in (1, 2, 3):
-        for player in (1, 2):
-            page.get_by_label(f"Player {player} of side {side}", exact=True).fill(f"P{side}{player}")
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".total-card")).to_have_count(3)
+    start_three_partnerships(page, live_server)
     page.get_by_role("link", name="Enter hand 1").click()
     for side, count in enumerate(counts):
         if not count.startswith("-"):

@@ -7,12 +7,10 @@ Modern preset (docs/rules.md): natural canasta 500; a player dirty on 7s 1,500; 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from conftest import start_game
+from conftest import start_game, start_three_partnerships
 
 WAIT = 20_000  # ms: the machine running the tests may be slow
 
@@ -95,18 +93,6 @@ def test_the_3s_choices_stop_at_what_the_pack_holds_with_two_decks(page: Page, l
     naturals = us.locator('[name="s0-natural_canastas"]')
     expect(naturals).to_have_attribute("placeholder", "5+")
     expect(naturals).to_be_visible()
-
-
-def start_three_partnerships(page: Page, live_server: str) -> None:
-    """Classic with three partnerships (three decks: six red 3s), from the new-game page."""
-    page.goto(live_server + "/games/new")
-    page.get_by_role("radio", name=re.compile("^Classic")).check()
-    page.get_by_role("radio", name=re.compile("^Three partnerships")).check()
-    for side in (1, 2, 3):
-        for player in (1, 2):
-            page.get_by_label(f"Player {player} of side {side}", exact=True).fill(f"P{side}{player}")
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".total-card")).to_have_count(3, timeout=WAIT)
 
 
 @pytest.mark.parametrize("where", ["phone", "server"])

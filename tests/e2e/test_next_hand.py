@@ -8,7 +8,7 @@ Cleo, Them = Bea & Dot.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from conftest import start_game
 
@@ -38,17 +38,22 @@ def stored_hands(page: Page, game_url: str) -> list[dict]:
     return page.request.get(game_url.replace("/games/", "/api/games/")).json()["hands"]
 
 
-@pytest.mark.both_databases
-@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_save_double_tapped_stores_one_hand_and_a_late_tap_stores_none(page: Page, live_server: str, screen: dict):
-    page.set_viewport_size(screen)
+def first_hand_filled(page: Page, live_server: str) -> tuple[str, Locator]:
+    """A new game, and its first hand filled in on the sheet (the form is there already: no "Enter hand" tap) with
+    Save ready: the game's address and the Save button."""
     start_game(page, live_server)
-    game_url = page.url
-    # The first hand's form is on the sheet already: no "Enter hand" tap.
     expect(page.get_by_role("heading", name="Hand 1", exact=True)).to_be_visible(timeout=WAIT)
     fill(page, FIRST)
     save = page.get_by_role("button", name="Save hand 1")
     expect(save).to_be_enabled(timeout=WAIT)
+    return page.url, save
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_save_double_tapped_stores_one_hand_and_a_late_tap_stores_none(page: Page, live_server: str, screen: dict):
+    page.set_viewport_size(screen)
+    game_url, save = first_hand_filled(page, live_server)
     box = save.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -106,12 +111,7 @@ def test_a_second_tap_on_save_just_after_the_sheet_came_back_is_let_go_quietly(p
     saved", which reads as if the hand was lost. A tap on the untouched empty form within a moment of a save landing is
     let go: nothing said, nothing sent, and the hand just saved is shown saved; a tap later still says "nothing
     entered" (test_save_double_tapped_stores_one_hand_and_a_late_tap_stores_none)."""
-    start_game(page, live_server)
-    game_url = page.url
-    expect(page.get_by_role("heading", name="Hand 1", exact=True)).to_be_visible(timeout=WAIT)
-    fill(page, FIRST)
-    save = page.get_by_role("button", name="Save hand 1")
-    expect(save).to_be_enabled(timeout=WAIT)
+    game_url, save = first_hand_filled(page, live_server)
     page.evaluate(COUNT_THE_SUBMITS)
     posts: list[str] = []
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
