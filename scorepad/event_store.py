@@ -601,8 +601,8 @@ class WallGlance(NamedTuple):
 
     revision: int
     ends: datetime | None
-    pairs: int = 0
-    tables: int = 0
+    pairs: int
+    tables: int
 
 
 def wall_glance(event_id: str, engine: Engine | None = None) -> WallGlance | None:

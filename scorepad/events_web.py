@@ -229,7 +229,7 @@ class WallPages(NamedTuple):
 
 # The wall shows what a 1920×1080 screen holds at the sizes a room reads (rank and names 48 px): a page of the
 # standings and a page of the round's tables, both turned every WALL_PAGE_SECONDS by the server's clock, so every
-# wall in the room shows the same page (tests/e2e/test_club_night.py measures that a page fits the screen).
+# wall in the room shows the same page (tests/e2e/test_club_wall_pages.py measures that a page fits the screen).
 WALL_STANDINGS_ROWS = 10
 WALL_TABLE_ROWS = 10
 
@@ -247,15 +247,14 @@ def wall_pages(glance: event_store.WallGlance, seconds: float, now: float | None
     return WallPages(turn % standings, turn % page_count(glance.tables, WALL_TABLE_ROWS))
 
 
-def _page(rows: int, page: int, per_page: int) -> tuple[slice, dict[str, int] | None]:
-    """The rows of page `page` (the last page if the list has grown shorter since), and what the wall says of it
-    ("11–20 of 48"; None when one page holds the whole list)."""
-    page = min(page, page_count(rows, per_page) - 1)
-    first = page * per_page
-    shown = slice(first, first + per_page)
+def _page(rows: int, page: int, per_page: int) -> slice | None:
+    """The rows of page `page` of a list of `rows`, or None when one page holds the whole list. (The page was
+    counted from the glance, read before the event: a list grown longer since shows the same rows; one shorter, its
+    last page.)"""
     if rows <= per_page:
-        return shown, None
-    return shown, {"first": first + 1, "last": min(rows, first + per_page), "count": rows}
+        return None
+    first = min(page, page_count(rows, per_page) - 1) * per_page
+    return slice(first, first + per_page)
 
 
 def event_context(held: event_store.StoredEvent, pages: WallPages | None = None) -> dict[str, Any]:
@@ -265,17 +264,24 @@ def event_context(held: event_store.StoredEvent, pages: WallPages | None = None)
     round = len(held.rounds) - 1
     bye = held.rounds[-1].bye if held.rounds else None
     standings = events.standings(event, results)
-    standings_rows, standings_page, table_rows, tables_page = slice(None), None, slice(None), None
+    standings_rows = table_rows = None
     if pages is not None:
-        standings_rows, standings_page = _page(len(standings), pages.standings, WALL_STANDINGS_ROWS)
-        played = len(results[round].tables) if 0 <= round < len(results) else 0
-        table_rows, tables_page = _page(played, pages.tables, WALL_TABLE_ROWS)
-    tables = table_lines(held, round, results, table_rows)
+        standings_rows = _page(len(standings), pages.standings, WALL_STANDINGS_ROWS)
+        table_rows = _page(len(results[round].tables) if results else 0, pages.tables, WALL_TABLE_ROWS)
+    tables = table_lines(held, round, results, table_rows or slice(None))
+    # What the wall says of a page it shows: the places ("Standings 11–20 of 47"), and the table numbers, which are
+    # not the rows' (the table facing an odd Mitchell's missing pair plays no game and has no row).
+    standings_page = tables_page = None
+    if standings_rows is not None:
+        shown = standings_rows.indices(len(standings))
+        standings_page = {"first": shown[0] + 1, "last": min(shown[1], len(standings)), "count": len(standings)}
+    if table_rows is not None and tables:
+        tables_page = {"first": tables[0]["table"] + 1, "last": tables[-1]["table"] + 1, "count": event.tables}
     return {
         "held": held,
         "doc": {"name": event.name, "rounds": event.rounds, "movement": event.movement, "scoring": event.scoring},
         "pairs": event.pairs,
-        "standings": standings_body(event, standings[standings_rows]),
+        "standings": standings_body(event, standings[standings_rows or slice(None)]),
         "standings_page": standings_page,
         "tables_page": tables_page,
         "round": round,
@@ -418,8 +424,8 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
         if unclaimed and not _is_director(held):  # said once, to the phone that has just become the keeper
             flash(
                 gettext(
-                    "This phone keeps table %(table)s's score: the first phone to open its card does. Any other "
-                    "phone that opens it watches the scoreboard.",
+                    "This phone now keeps table %(table)s's score (the first phone to open a table's card does). "
+                    "Other phones see its scoreboard.",
                     table=table + 1,
                 ),
                 "success",
@@ -433,11 +439,16 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
 WALL_LIVE = re.compile(r"/events/([^/]+)/live")
 
 
-def wall_tag(event_id: str, glance: event_store.WallGlance, pages: WallPages, language: str, build: str) -> str:
-    """The wall's ETag: the event's revision, the minute of its clock (the countdown moves once a minute), the
-    pages on show, the language it is said in and the build (a new deploy's templates)."""
+def wall_tag(event_id: str, glance: event_store.WallGlance, config: Any, language: str) -> tuple[WallPages, str]:
+    """The pages the wall shows now (wall_pages), and its ETag: the event's revision, the minute of its clock (the
+    countdown moves once a minute), those pages, the language it is said in and the build (a new deploy's
+    templates)."""
+    pages = wall_pages(glance, config["WALL_PAGE_SECONDS"])
     minute = minutes_left(glance.ends) if glance.ends is not None else ""
-    return f"{event_id}-{glance.revision}-{minute}-{pages.standings}.{pages.tables}-{language}-{build}"
+    return (
+        pages,
+        f"{event_id}-{glance.revision}-{minute}-{pages.standings}.{pages.tables}-{language}-{config['BUILD_ID']}",
+    )
 
 
 _GLANCED = "scorepad.wall_glance"  # the environ key where the gate leaves what it read (wall_gate)
@@ -472,9 +483,7 @@ def _wall_answer(event_id: str, block: str | None, pages: WallPages, tag: str) -
 @bp.get("/<event_id>")
 def wall(event_id: str) -> ResponseReturnValue:
     """The wall screen: standings and the round's tables, the clock; it asks for changes every 2 s."""
-    glance = _glance(event_id)
-    pages = wall_pages(glance, current_app.config["WALL_PAGE_SECONDS"])
-    tag = wall_tag(event_id, glance, pages, delivery.language(), current_app.config["BUILD_ID"])
+    pages, tag = wall_tag(event_id, _glance(event_id), current_app.config, delivery.language())
     return _wall_answer(event_id, None, pages, tag)
 
 
@@ -483,9 +492,7 @@ def wall_live(event_id: str) -> ResponseReturnValue:
     """What an open wall screen asks every POLL_SECONDS: 304 while nothing changed (one small statement, nothing
     scored: answered before Flask by delivery.RevisionGate, through wall_gate), else the standings and tables to
     swap in."""
-    glance = _glance(event_id)
-    pages = wall_pages(glance, current_app.config["WALL_PAGE_SECONDS"])
-    tag = wall_tag(event_id, glance, pages, delivery.language(), current_app.config["BUILD_ID"])
+    pages, tag = wall_tag(event_id, _glance(event_id), current_app.config, delivery.language())
     if request.if_none_match.contains_weak(tag):
         return Response(status=304, headers=delivery.live_not_modified_headers(tag))
     return _wall_answer(event_id, "board", pages, tag)
@@ -499,10 +506,7 @@ def _gate_the_wall(state: BlueprintSetupState) -> None:
     def wall_gate(found: re.Match[str], environ: Any, engine: Any) -> str | None:
         glance = event_store.wall_glance(found[1], engine)
         environ[_GLANCED] = (found[1], glance)  # a changed poll goes on to wall_live, which need not read it again
-        if glance is None:
-            return None
-        pages = wall_pages(glance, config["WALL_PAGE_SECONDS"])
-        return wall_tag(found[1], glance, pages, language_of_environ(environ), config["BUILD_ID"])
+        return None if glance is None else wall_tag(found[1], glance, config, language_of_environ(environ))[1]
 
     state.app.extensions.setdefault(delivery.REVISION_GATES, []).append((WALL_LIVE, wall_gate))
 

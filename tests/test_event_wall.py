@@ -280,11 +280,13 @@ def at(monkeypatch, seconds: float) -> None:
 
 
 def test_a_wall_of_25_pairs_shows_ten_at_a_time_turning_and_its_304_holds_while_the_page_stays(client, monkeypatch):
-    body = create(client, many_pairs(25))  # a Mitchell of 25 pairs: 12 tables, one pair sits out
+    # A Mitchell of 25 pairs has 13 tables; East-West pair 26 is missing, so in round 1 table 13 (which it would
+    # face: 14 + 12) plays no game and Pair 13 sits out: 12 tables play, two pages (tables 1-10, 11-12).
+    body = create(client, many_pairs(25))
     at(monkeypatch, 600_000)  # a multiple of 60 s (3 pages by 2): the first page of each list
     first = client.get(live(body["id"]), headers=HX)
     said = shown_text(first)
-    assert "Standings 1–10 of 25" in said and "Tables 1–10 of 12" in said
+    assert "Standings 1–10 of 25" in said and "Tables 1–10 of 13" in said
     # Nobody has played: every pair ties at rank 1, in the order they registered.
     assert re.findall(r'class="pair-name">([^<]+)<', first.get_data(as_text=True)) == [
         f"Pair {n}" for n in range(1, 11)
@@ -296,19 +298,34 @@ def test_a_wall_of_25_pairs_shows_ten_at_a_time_turning_and_its_304_holds_while_
     second = client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]})
     assert second.status_code == 200 and second.headers["ETag"] != first.headers["ETag"]
     said = shown_text(second)
-    assert "Standings 11–20 of 25" in said and "Tables 11–12 of 12" in said
+    assert "Standings 11–20 of 25" in said and "Tables 11–12 of 13" in said
     assert re.findall(r'class="pair-name">([^<]+)<', second.get_data(as_text=True)) == [
         f"Pair {n}" for n in range(11, 21)
     ]
     assert 'id="table-11"' in second.get_data(as_text=True) and 'id="table-1"' not in second.get_data(as_text=True)
     at(monkeypatch, 600_020)
     third = shown_text(client.get(live(body["id"]), headers=HX))
-    assert "Standings 21–25 of 25" in third and "Tables 1–10 of 12" in third
+    assert "Standings 21–25 of 25" in third and "Tables 1–10 of 13" in third
     # The whole wall (its first load) shows the page of the moment too, and the director's page every row.
     assert "Standings 21–25 of 25" in shown_text(client.get(f"/events/{body['id']}"))
     director_page = shown_text(client.get(f"/events/{body['id']}/director"))
     assert "of 25" not in director_page and "of 12" not in director_page
     assert all(f"Pair {n} " in director_page for n in range(1, 26))
+
+
+def test_a_walls_page_of_tables_names_the_tables_it_shows_when_an_empty_one_is_not_the_last(client, monkeypatch):
+    """Round 2 of a Mitchell of 25 pairs (13 tables): table t (1-based) seats East-West pair 14 + ((t - 2) mod 13),
+    so the missing pair 26 (14 + 12) would be at table 1, which plays no game; tables 2 to 13 play. The wall's
+    pages of tables name the tables they show, not the rows: 2-11, then 12-13."""
+    body = create(client, {**many_pairs(25), "rounds": 2})
+    closed = client.post(f"/api/events/{body['id']}/rounds", json={"close": True}, headers=director(body))
+    assert closed.status_code == 201, closed.get_json()  # round 2 started, round 1 closed
+    at(monkeypatch, 600_000)
+    first = client.get(live(body["id"]), headers=HX)
+    assert "Tables 2–11 of 13" in shown_text(first) and 'id="table-1"' not in first.get_data(as_text=True)
+    assert "Pair 1 sits out this round." in shown_text(first)  # North-South pair 1 faces nobody
+    at(monkeypatch, 600_010)
+    assert "Tables 12–13 of 13" in shown_text(client.get(live(body["id"]), headers=HX))
 
 
 def test_a_wall_of_one_page_keeps_its_tag_as_time_goes_by(client, monkeypatch):

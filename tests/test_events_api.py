@@ -307,7 +307,7 @@ def test_room_codes_lead_to_the_wall_and_to_a_table_whose_card_its_first_phone_k
     assert keeper.status_code == 303 and keeper.headers["Location"].endswith(f"/games/{game}")
     sheet = client.get(f"/games/{game}").get_data(as_text=True)
     assert "Tulips v Daisies" in sheet and "Enter hand 1" in sheet
-    assert "This phone keeps table 2&#39;s score: the first phone to open its card does." in sheet
+    assert "This phone now keeps table 2&#39;s score (the first phone to open a table&#39;s card does)." in sheet
     again = client.get(client.get(f"/events/{body['id']}/tables/1").headers["Location"])  # said once only
     assert "This phone keeps table" not in again.get_data(as_text=True)
     watcher = app.test_client().get(f"/events/{body['id']}/tables/1")
@@ -361,6 +361,8 @@ def test_the_new_event_form_left_without_rounds_plays_every_round_the_pairs_allo
     assert started.status_code == 303
     assert client.get(f"/api/events/{started.headers['Location'].split('/')[-2]}").get_json()["rounds"] == 5
     # A number typed is kept to, and one too many still refused in words.
+    one = client.post("/events/new", data={**four, "rounds": "1"})
+    assert client.get(f"/api/events/{one.headers['Location'].split('/')[-2]}").get_json()["rounds"] == 1
     refused = client.post("/events/new", data={**four, "rounds": "3"})
     assert refused.status_code == 422
     assert "A Mitchell of 4 pairs has at most 2 rounds" in shown_text(refused)

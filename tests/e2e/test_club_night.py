@@ -25,15 +25,16 @@ PAIRS = [("Roses", "Ann", "Cleo"), ("Tulips", "Bea", "Dot"), ("Lilies", "Eve", "
 MINUS = "\u2212"
 
 
-def create_club_night(page: Page, live_server: str) -> str:
-    """The director's phone: the new event's form, filled in and started; the event's id."""
+def create_club_night(page: Page, live_server: str, rounds: str = "1") -> str:
+    """The director's phone: the new event's form, filled in and started (`rounds` typed, "" left empty); the event's
+    id."""
     page.goto(live_server + "/events/new")
     page.get_by_label("The club night's name").fill("Tuesday club night")
     for i, (name, first, second) in enumerate(PAIRS):
         page.get_by_label(f"Pair {i + 1}'s name").fill(name)
         page.get_by_label(f"Pair {i + 1}'s first player").fill(first)
         page.get_by_label(f"Pair {i + 1}'s second player").fill(second)
-    page.get_by_label("Rounds (empty: every round, until pairs would meet again)", exact=True).fill("1")
+    page.get_by_label("Rounds (empty: as many as the movement allows)", exact=True).fill(rounds)
     page.get_by_label("Play to (empty: 8,500)", exact=True).fill("1000")
     assert no_horizontal_scroll(page)
     page.get_by_role("button", name="Start the club night").click()
@@ -180,13 +181,7 @@ def test_the_club_nights_phone_pages_are_tapped_and_typed_in_without_zooming(pag
     44 px tall, and every box typed in at 16 px or more (an iPhone zooms in on smaller text)."""
     page.goto(live_server + "/events/new")
     assert page.evaluate(SMALL_CONTROLS) == [] and page.evaluate(SMALL_TEXT) == []
-    page.get_by_label("The club night's name").fill("Tuesday club night")
-    for i, (name, first, second) in enumerate(PAIRS):
-        page.get_by_label(f"Pair {i + 1}'s name").fill(name)
-        page.get_by_label(f"Pair {i + 1}'s first player").fill(first)
-        page.get_by_label(f"Pair {i + 1}'s second player").fill(second)
-    # Rounds left empty: a Mitchell of 4 pairs has 2 tables, so 2 rounds.
-    page.get_by_role("button", name="Start the club night").click()
+    create_club_night(page, live_server, rounds="")  # left empty: a Mitchell of 4 pairs has 2 tables, so 2 rounds
     expect(page.get_by_text("Round 1 of 2")).to_be_visible()
     close = page.get_by_label("Close this round: tables still playing end as they stand")
     assert close.locator("xpath=..").bounding_box()["height"] >= 44  # the box's whole row is its tap target
