@@ -114,7 +114,28 @@ def test_a_changed_wall_poll_reads_the_events_glance_once(app, client):
     with statements(app) as seen:
         changed = client.get(live(body["id"]), headers={**HX, "If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
-    assert len([sql for sql in seen if "json_array_length" in sql and "events.document" in sql]) == 1, seen
+    assert len([sql for sql in seen if "count(*)" in sql and "event_rounds.started_at" in sql]) == 1, seen
+
+
+def test_the_walls_glance_reads_the_event_document_once_per_version(app, client):
+    """The pairs and the round's minutes come from the event's document, read once per version of the event in this
+    process: a poll after a save at a table reads the glance alone; a late pair (a new version, a new document)
+    reads the document again, and the wall has one pair more: 5 pairs, then 6."""
+    body = create(client, event_document(5, 2))
+    client.get(live(body["id"]), headers=HX)
+    play(client, body["tables"][0], TIE)
+    with app.app_context():
+        with statements(app) as seen:
+            glance = event_store.wall_glance(body["id"])
+        assert glance is not None and glance.pairs == 5 and glance.tables == 2  # 5 pairs: 2 tables, one sits out
+        assert not [sql for sql in seen if "events.document" in sql], seen
+    late = {"name": "Violets", "players": ["Ivy", "Joy"]}
+    assert client.post(f"/api/events/{body['id']}/pairs", json=late, headers=director(body)).status_code == 201
+    with app.app_context():
+        with statements(app) as seen:
+            glance = event_store.wall_glance(body["id"])
+        assert glance is not None and glance.pairs == 6 and glance.tables == 2  # joins from the next round
+        assert len([sql for sql in seen if "events.document" in sql]) == 1, seen
 
 
 def test_two_servers_on_one_database_never_answer_an_older_revision(client, make_app):
