@@ -136,6 +136,30 @@ class StoredEvent:
                 by_round[table.round].append(result(table, closed[table.round], figures.get(table.game_id)))
         return tuple(events.RoundResult(tuple(by_round[held.round]), held.bye) for held in self.rounds)
 
+    def standings(self, results: tuple[events.RoundResult, ...]) -> tuple[events.Standing, ...]:
+        """events.standings of these results, worked out once per version of the event and finished tables' results
+        in this process: a hand saved at a table still playing changes no standing (only finished tables count, and
+        a round's average for its bye only once every table has finished), so a night's wall, which is asked again
+        after every such hand, ranks its 2,000 pairs again only when a table finishes or a finished one changes."""
+        finished = tuple(
+            (round, table.table, table.pairs, table.points)
+            for round, result in enumerate(results)
+            for table in result.tables
+            if table.finished
+        )
+        key = (self.id, self.record.version, finished)
+        with _STANDINGS_LOCK:
+            kept = _STANDINGS_KEPT.get(self.id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        lines = events.standings(self.event, results)
+        with _STANDINGS_LOCK:
+            _STANDINGS_KEPT[self.id] = (key, lines)
+            _STANDINGS_KEPT.move_to_end(self.id)
+            while len(_STANDINGS_KEPT) > 64:
+                _STANDINGS_KEPT.popitem(last=False)
+        return lines
+
     def document(self, results: tuple[events.RoundResult, ...] | None = None) -> dict[str, Any]:
         """The event document with everything the server adds (docs/events.md); `results`: as results() gives them,
         if worked out already."""
@@ -159,6 +183,11 @@ class StoredEvent:
 
     def table_at(self, round: int, table: int) -> EventTableRecord | None:
         return next((t for t in self.tables if t.round == round and t.table == table), None)
+
+
+# The standings last worked out for each event (StoredEvent.standings), by id: its key, then the lines.
+_STANDINGS_KEPT: OrderedDict[str, tuple[tuple, tuple[events.Standing, ...]]] = OrderedDict()
+_STANDINGS_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=50_000)

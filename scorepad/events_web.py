@@ -263,7 +263,7 @@ def event_context(held: event_store.StoredEvent, pages: WallPages | None = None)
     results = held.results()
     round = len(held.rounds) - 1
     bye = held.rounds[-1].bye if held.rounds else None
-    standings = events.standings(event, results)
+    standings = held.standings(results)
     standings_rows = table_rows = None
     if pages is not None:
         standings_rows = _page(len(standings), pages.standings, WALL_STANDINGS_ROWS)

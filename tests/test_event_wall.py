@@ -356,3 +356,22 @@ def test_a_wall_of_one_page_keeps_its_tag_as_time_goes_by(client, monkeypatch):
     assert "Standings 1–" not in shown_text(first)  # the whole list: no page to name
     at(monkeypatch, 600_035)
     assert client.get(live(body["id"]), headers={**HX, "If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
+def test_the_standings_are_ranked_again_only_when_a_table_finishes_or_a_finished_one_changes(client, monkeypatch):
+    """A night's wall is asked again after every hand saved anywhere, and only finished tables count in the
+    standings: a hand at a table still playing ranks nobody again; the hand that finishes a table does, and the
+    wall shows it. Roses (table 1, side 0) tie 900 to 900 with Lilies, then win 3,900 to 900 (BIG_3000)."""
+    ranked: list[int] = []
+    standings = event_store.events.standings
+    monkeypatch.setattr(event_store.events, "standings", lambda *args: ranked.append(1) or standings(*args))
+    body = create(client, event_document(4, 1))
+    client.get(live(body["id"]), headers=HX)
+    assert len(ranked) == 1
+    play(client, body["tables"][0], TIE)  # 900 - 900 at table 1: still playing
+    assert "900 – 900" in shown_text(client.get(live(body["id"]), headers=HX))
+    assert len(ranked) == 1  # nothing finished: the standings as they were
+    play(client, body["tables"][0], BIG_3000)  # 3,900 - 900: over 3,000, finished
+    finished = shown_text(client.get(live(body["id"]), headers=HX))
+    assert len(ranked) == 2 and "3,900 – 900" in finished
+    assert re.search(r"1 Roses 2 3,000 1 ", finished), finished  # rank 1, 2 match points, +3,000, 1 played
