@@ -18,8 +18,16 @@ from conftest import no_horizontal_scroll, serve
 WALL = {"width": 1920, "height": 1080}
 
 
+# The wall in English and in Spanish, whose headers are longer ("Puntos de partido", "Puesto") and figures written
+# 10.800: what each language says of a page of the standings, and a figure of ten thousand and more.
+LANGUAGES = {
+    "en": ("Standings {first}–{last} of {count}", "10,800"),
+    "es": ("Posiciones {first}–{last} de {count}", "10.800"),
+}
+
+
 def re_page(words: str, count: int) -> re.Pattern[str]:
-    return re.compile(rf"^{words} \d+–\d+ of {count}$")
+    return re.compile("^" + words.format(first=r"\d+", last=r"\d+", count=count) + "$")
 
 
 MINUS = "\u2212"
@@ -56,23 +64,25 @@ def ask(url: str, body: dict, token: str | None = None) -> dict:
 # Bob and Gloria Fitzgerald 25 no canasta and a Count of -300: -300. After three hands 9,900 to -900, a difference
 # of 10,800 each way: the widest figures of the night, on the first page of the standings and on the last.
 BIG_HAND = {"sides": [{"sevens_canasta": True, "natural_canastas": 1, "mixed_canastas": 1}, {"count": -300}]}
-CUT_FIGURES = """() => [...document.querySelectorAll('.wall td:not(.pair-name)')]
+CUT = """() => [...document.querySelectorAll('.wall td:not(.pair-name), .wall th')]
   .filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"""
 
 
-def test_each_page_of_a_big_wall_fits_the_screen_and_the_pages_turn(browser: Browser, wall_server):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_page_of_a_big_wall_fits_the_screen_and_the_pages_turn(browser: Browser, wall_server, language: str):
+    page_words, big = LANGUAGES[language]
     made = club_night(wall_server, 47)  # 24 tables; table 24 faces the missing pair 48, so Tulips 24 sits out
     table = made["tables"][0]
     for _ in range(3):
         ask(f"{wall_server}/api/games/{table['game']}/hands", BIG_HAND, table["edit_token"])
-    context = browser.new_context(viewport=WALL)
+    context = browser.new_context(viewport=WALL, locale=language, extra_http_headers={"Accept-Language": language})
     try:
         wall = context.new_page()
         wall.goto(f"{wall_server}/events/{made['id']}")
         seen: dict[str, str] = {}
         caption = wall.locator(".event-standings caption")
         while len(seen) < 5:  # every page of the standings (1-10 ... 41-47), whichever the clock shows first
-            expect(caption).to_have_text(re_page("Standings", 47))
+            expect(caption).to_have_text(re_page(page_words, 47))
             shown = caption.inner_text()
             seen[shown] = wall.locator(".event-standings tbody").inner_text()
             assert wall.locator(".event-standings tbody tr").count() <= 10
@@ -82,12 +92,13 @@ def test_each_page_of_a_big_wall_fits_the_screen_and_the_pages_turn(browser: Bro
                 bottom = wall.locator(last).last.evaluate("e => e.getBoundingClientRect().bottom")
                 assert bottom <= WALL["height"], (shown, last, bottom)
             assert no_horizontal_scroll(wall)
-            assert wall.evaluate(CUT_FIGURES) == [], shown  # a figure is never cut short
+            assert wall.evaluate(CUT) == [], shown  # a figure or a header is never cut short
             for cell in (".event-standings .rank", ".event-standings .pair-name"):
                 size = wall.locator(cell).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
                 assert size >= 48, (cell, size)
             expect(caption).not_to_have_text(shown, timeout=10_000)  # the wall turns the page itself
-        assert "10,800" in seen["Standings 1–10 of 47"] and f"{MINUS}10,800" in seen["Standings 41–47 of 47"]
+        first, last = (page_words.format(first=f, last=t, count=47) for f, t in ((1, 10), (41, 47)))
+        assert big in seen[first] and f"{MINUS}{big}" in seen[last]
         # A name longer than its column is cut with "…", the row kept to one line.
         cut = wall.locator(".event-standings .pair-name", has_text="Bob and Gloria").first
         assert cut.evaluate("e => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow === 'ellipsis'")
