@@ -314,19 +314,26 @@ _STANDINGS = (
 )
 
 
-# Events read back, by id and version (the document changes only with the version: a late pair), for load_standings:
-# a wall screen of 2,000 pairs reads the same document on every change at a table.
+# Events read back, by id and version (the document changes only with the version: a late pair), for load_standings
+# and the wall's glance: a wall screen of 2,000 pairs reads the same document on every change at a table.
 _EVENTS_READ: OrderedDict[tuple[str, int], events.Event] = OrderedDict()
 _EVENTS_LOCK = threading.Lock()
 
 
-def _event_read(event_id: str, version: int, document: dict) -> events.Event:
-    """The event document read back, once per version of the event in this process (64 kept)."""
+def _event_kept(event_id: str, version: int) -> events.Event | None:
+    """The event's document as read back at this version in this process, if it was."""
     with _EVENTS_LOCK:
         read = _EVENTS_READ.get((event_id, version))
         if read is not None:
             _EVENTS_READ.move_to_end((event_id, version))
-            return read
+        return read
+
+
+def _event_read(event_id: str, version: int, document: dict) -> events.Event:
+    """The event document read back, once per version of the event in this process (64 kept)."""
+    read = _event_kept(event_id, version)
+    if read is not None:
+        return read
     read = events.event_from_json(document)
     with _EVENTS_LOCK:
         _EVENTS_READ[(event_id, version)] = read
@@ -646,8 +653,7 @@ def wall_glance(event_id: str, engine: Engine | None = None) -> WallGlance | Non
         if row is None:
             return None
         version, games, started, tables = row
-        with _EVENTS_LOCK:
-            event = _EVENTS_READ.get((event_id, version))
+        event = _event_kept(event_id, version)
         if event is None:  # read with its own version: a late pair added since is read as the newer version it is
             read = connection.execute(_VERSION_AND_DOCUMENT, {"event_id": event_id}).first()
             if read is None:

@@ -223,8 +223,8 @@ def minutes_left(ends: datetime) -> int:
 class WallPages(NamedTuple):
     """The page of each of the wall's lists on show (0-based): the standings' and the round's tables'."""
 
-    standings: int = 0
-    tables: int = 0
+    standings: int
+    tables: int
 
 
 # The wall shows what a 1920×1080 screen holds at the sizes a room reads (rank and names 48 px): a page of the
@@ -247,12 +247,9 @@ def wall_pages(glance: event_store.WallGlance, seconds: float, now: float | None
     return WallPages(turn % standings, turn % page_count(glance.tables, WALL_TABLE_ROWS))
 
 
-def _page(rows: int, page: int, per_page: int) -> slice | None:
-    """The rows of page `page` of a list of `rows`, or None when one page holds the whole list. (The page was
-    counted from the glance, read before the event: a list grown longer since shows the same rows; one shorter, its
-    last page.)"""
-    if rows <= per_page:
-        return None
+def _page(rows: int, page: int, per_page: int) -> slice:
+    """The rows of page `page` of a list of `rows`. (The page was counted from the glance, read before the event: a
+    list grown longer since shows the same rows; one shorter, its last page.)"""
     first = min(page, page_count(rows, per_page) - 1) * per_page
     return slice(first, first + per_page)
 
@@ -264,24 +261,25 @@ def event_context(held: event_store.StoredEvent, pages: WallPages | None = None)
     round = len(held.rounds) - 1
     bye = held.rounds[-1].bye if held.rounds else None
     standings = held.standings(results)
-    standings_rows = table_rows = None
+    played = len(results[round].tables) if results else 0
+    standings_rows = table_rows = slice(None)
     if pages is not None:
         standings_rows = _page(len(standings), pages.standings, WALL_STANDINGS_ROWS)
-        table_rows = _page(len(results[round].tables) if results else 0, pages.tables, WALL_TABLE_ROWS)
-    tables = table_lines(held, round, results, table_rows or slice(None))
-    # What the wall says of a page it shows: the places ("Standings 11–20 of 47"), and the table numbers, which are
-    # not the rows' (the table facing an odd Mitchell's missing pair plays no game and has no row).
+        table_rows = _page(played, pages.tables, WALL_TABLE_ROWS)
+    tables = table_lines(held, round, results, table_rows)
+    # What the wall says of a page of a list longer than one: the places ("Standings 11–20 of 47"), and the table
+    # numbers, which are not the rows' (the table facing an odd Mitchell's missing pair plays no game and has no row).
     standings_page = tables_page = None
-    if standings_rows is not None:
-        shown = standings_rows.indices(len(standings))
-        standings_page = {"first": shown[0] + 1, "last": min(shown[1], len(standings)), "count": len(standings)}
-    if table_rows is not None and tables:
+    if pages is not None and len(standings) > WALL_STANDINGS_ROWS:
+        first, last, _ = standings_rows.indices(len(standings))
+        standings_page = {"first": first + 1, "last": last, "count": len(standings)}
+    if pages is not None and played > WALL_TABLE_ROWS and tables:
         tables_page = {"first": tables[0]["table"] + 1, "last": tables[-1]["table"] + 1, "count": event.tables}
     return {
         "held": held,
         "doc": {"name": event.name, "rounds": event.rounds, "movement": event.movement, "scoring": event.scoring},
         "pairs": event.pairs,
-        "standings": standings_body(event, standings[standings_rows or slice(None)]),
+        "standings": standings_body(event, standings[standings_rows]),
         "standings_page": standings_page,
         "tables_page": tables_page,
         "round": round,
@@ -409,19 +407,18 @@ def table(event_id: str, table: int) -> ResponseReturnValue:
     """A table's card, scanned: the first phone keeps the table's score (its current game's scoresheet, and the
     next round's game when it starts); the director's phone goes to the scoresheet too; any other watches."""
     held = _load(event_id)
-    if held.seat(table) is None:
+    seat = held.seat(table)
+    if seat is None:
         abort(404, gettext("This club night has no table %(table)s.", table=table + 1))
     current = held.current_table(table)
     if current is None or current.game_id not in held.games:
         return render("events/table_waits.html", held=held, table=table, event=held.event)
     stored = held.games[current.game_id]
-    device = rights.device_hash()
-    seat = held.seat(table)
-    unclaimed = seat is not None and seat.keeper_device is None
-    if _is_director(held) or event_store.claim_seat(held, table, device):
+    device, director, unclaimed = rights.device_hash(), _is_director(held), seat.keeper_device is None
+    if director or event_store.claim_seat(held, table, device):
         if not rights.can_edit(stored):
             rights.grant(stored, rights.LINK, device)
-        if unclaimed and not _is_director(held):  # said once, to the phone that has just become the keeper
+        if unclaimed and not director:  # said once, to the phone that has just become the keeper
             flash(
                 gettext(
                     "This phone now keeps table %(table)s's score (the first phone to open a table's card does). "

@@ -545,8 +545,8 @@ def glance_rows(statement: Select, values: dict[str, Any], engine: Engine | None
     those are pinged once idle a while, delivery.ping_if_idle, or fail once each.) `engine`: the app's (db.engine)
     unless given, as delivery.RevisionGate does outside Flask."""
     engine = engine or db.engine
+    sql, names = _driver_sql(statement, engine.dialect)  # before the checkout: nothing between it and the try below
     pooled = engine.raw_connection()  # the pool's checkout: a connection idle a while is pinged (ping_if_idle)
-    sql, names = _driver_sql(statement, engine.dialect)
     driver: Any = pooled.driver_connection
     autocommit = engine.dialect.name != "sqlite"
     try:
