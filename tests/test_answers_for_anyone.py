@@ -5,14 +5,13 @@ holds a right."""
 
 from __future__ import annotations
 
-import html
 import re
 from contextlib import contextmanager
 
 import pytest
 from flask import request_started
 
-from tests.conftest import game_document, new_game_fields, statements
+from tests.conftest import game_document, new_game_fields, shown_text, statements
 
 # Modern (docs/rules.md): Us meld a natural canasta (500) and a mixed one (300) and go out (100), Count 120: 1,020;
 # Them meld no canasta, Count −40: −40.
@@ -20,7 +19,7 @@ HAND = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True,
 
 
 def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 @contextmanager

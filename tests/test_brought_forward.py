@@ -19,7 +19,6 @@ Every figure was worked out by hand from docs/rules.md (modern values, target 5,
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
@@ -27,7 +26,7 @@ import re
 import pytest
 
 from scorepad import chart, rules
-from tests.conftest import game_document, new_game_fields
+from tests.conftest import game_document, new_game_fields, shown_text
 
 HAND_1 = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 400}, {"mixed_canastas": 1, "count": 100}]}
 HAND_2 = {
@@ -45,7 +44,7 @@ def carried(hands=None, brought_forward=(3000, 1500)) -> dict:
 
 
 def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 def results(doc: dict) -> list[list[tuple[int, int, int]]]:

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from tests.conftest import game_document, new_game_fields
+from tests.conftest import game_document, new_game_fields, shown_text
 
 # The switches as the pre-filled form sends them: perfect cut on, seven pairs allowed at 2,500.
 NEW_GAME = new_game_fields(perfect_cut="y", hand_pairs="y", hand_pairs_points="2500")
@@ -33,7 +33,7 @@ def hand_form(us: dict, them: dict, **extra) -> dict:
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 @pytest.fixture

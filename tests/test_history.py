@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 
 from scorepad.models import db
-from tests.conftest import game_document
+from tests.conftest import game_document, shown_text
 
 # Modern, to 3,000: Us close a sevens canasta (2,500) and a natural one (500) and go out (100): Base 3,100,
 # Count 200, hand 3,300. Them: one red 3 with no canasta, −100, Count −50: −150. Us reach 3,000: Us win.
@@ -60,7 +60,7 @@ EVE_AND_ANN = game_document(
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 def keep(client, doc: dict) -> str:
@@ -162,7 +162,7 @@ def test_a_hand_saved_shows_at_once_in_the_history_of_every_phone_that_keeps_the
 
 
 def text_of(page_html: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page_html)))
+    return shown_text(page_html)
 
 
 def test_the_history_shows_date_sides_totals_winner_and_preset(client):

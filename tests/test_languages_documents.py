@@ -9,14 +9,12 @@ The figures, worked out by hand (docs/rules.md): HAND scores Us 2 natural canast
 
 from __future__ import annotations
 
-import html
 import io
 import json
-import re
 
 import pytest
 
-from tests.conftest import game_document
+from tests.conftest import game_document, shown_text
 
 SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
 PORTUGUESE = {"Accept-Language": "pt-BR"}
@@ -32,7 +30,7 @@ def errors(response) -> dict[str, str]:
 
 def text(response) -> str:
     """A page's text, without its tags."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))).strip()
+    return shown_text(response)
 
 
 # --- The API ----------------------------------------------------------------------------------------------------

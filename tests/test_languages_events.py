@@ -29,6 +29,7 @@ from jinja2 import Environment
 from scorepad import rules, sheet
 from scorepad.rules import SideEntry
 from scorepad.web import translated
+from tests.conftest import shown_text
 from tests.test_club_nights import NEW_EVENT, table_game, version
 from tests.test_events_api import create, event_document, play
 from tests.test_games import hand_form
@@ -77,7 +78,7 @@ ENGLISH = [
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed (attributes' words kept apart: `attributes`)."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))).strip()
+    return shown_text(response)
 
 
 def attributes(response) -> str:

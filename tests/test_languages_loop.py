@@ -4,11 +4,11 @@ Portuguese and Italian; English stays word for word as it was (tests/test_games.
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
+from tests.conftest import shown_text
 from tests.test_games import NEW_GAME, hand_form
 
 HEADERS = {
@@ -29,7 +29,7 @@ MARKED_HAND = hand_form(
 
 
 def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))).strip()
+    return shown_text(response)
 
 
 def started(client) -> str:

@@ -10,14 +10,13 @@ Them pay 14 × 2.55 = 35.70, written 35,7.
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
 from scorepad import rules
 from scorepad.rules.errors import Message
-from tests.conftest import game_document, new_game_fields
+from tests.conftest import game_document, new_game_fields, shown_text
 from tests.test_api import EXAMPLE
 
 HEADERS = {
@@ -30,7 +29,7 @@ ENGLISH = {"Accept-Language": "en-US"}
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))).strip()
+    return shown_text(response)
 
 
 def played(client, target: int = 15000, keep: bool = False) -> str:

@@ -16,7 +16,7 @@ import re
 
 from scorepad import store
 from scorepad.games import hands
-from tests.conftest import game_document, new_game_fields
+from tests.conftest import game_document, new_game_fields, shown_text
 
 from .test_games import FIRST_HAND, NEW_GAME, SECOND_HAND, THIRD_HAND, offered
 
@@ -24,7 +24,7 @@ HAND = {"sides": [{"natural_canastas": 2, "went_out": True, "count": 200}, {"mix
 
 
 def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 def noted(note="at Ann's", hand_note="misdeal") -> dict:

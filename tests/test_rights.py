@@ -13,7 +13,7 @@ from sqlalchemy import event, select
 
 from scorepad.models import GameRecord, GameRight, db
 from scorepad.rights import describe_browser
-from tests.conftest import game_document
+from tests.conftest import game_document, shown_text
 from tests.test_games import UNDO_FORM, hand_form
 
 ANDROID_CHROME = (
@@ -29,7 +29,7 @@ HAND = {"sides": [{"natural_canastas": 1, "mixed_canastas": 1, "went_out": True,
 
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return shown_text(response)
 
 
 @pytest.fixture
@@ -288,7 +288,7 @@ def test_the_link_holder_that_ended_the_game_may_take_that_hand_back_and_is_offe
     out = hand_form({"natural_canastas": 1, "mixed_canastas": 1, "went_out": "y", "count": 100}, {"count": -80})
     assert holder.post(f"/games/{game}/hands", data=out).status_code == 303
     page = holder.get(f"/games/{game}").get_data(as_text=True)
-    assert "Us won by 1,080 points." in html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    assert "Us won by 1,080 points." in shown_text(page)
     assert f"/games/{game}/hands/1/edit" not in page and f"/games/{game}/hands/1/delete" not in page
     assert f"/games/{game}/hands/1/edit" in client.get(f"/games/{game}").get_data(as_text=True)  # the scorekeeper's
     found = UNDO_FORM.search(page)

@@ -5,14 +5,13 @@ Figures are the preset values of docs/rules.md (sections 3 and 4), or the house 
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
 from scorepad.rules import Band
 from scorepad.share import minimum_count_rows
-from tests.conftest import game_document
+from tests.conftest import game_document, shown_text
 
 SIX_PLAYERS = [
     {"name": "North", "players": ["Ann", "Cleo"]},
@@ -24,7 +23,7 @@ SIX_PLAYERS = [
 def text(response) -> str:
     """The page's text with tags and repeated white space removed."""
     shown = re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S)  # data, not words
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)))
+    return shown_text(shown)
 
 
 def section(response, name: str) -> str:
@@ -32,7 +31,7 @@ def section(response, name: str) -> str:
     page = response.get_data(as_text=True)
     found = re.search(rf'<section class="card" id="{name}".*?</section>', page, re.S)
     assert found, f"no section {name!r}"
-    words = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))))
+    words = shown_text(found.group(0))
     return re.sub(r" ([,.;:])", r"\1", words)
 
 
