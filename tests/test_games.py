@@ -764,6 +764,23 @@ def test_a_new_hand_form_left_open_while_another_phone_saved_keeps_its_entries(a
     assert "hand-2" not in client.get(f"/games/{game}").get_data(as_text=True)
 
 
+def test_a_new_hand_form_left_open_while_another_phone_ended_the_game_says_it_is_over(client):
+    """Found by the new-user tester: two phones save the last hand at once; the one that loses the race was offered
+    the hand as hand 2 ("save only if this is a new hand"), which the finished game then refused. It is told at once
+    that the game is over and shown the sheet with its result. Played to 1,000: FIRST_HAND's 1,585 ends it."""
+    started = client.post("/games", data={**NEW_GAME, "target": "1000"})
+    game = started.headers["Location"].rsplit("/", 1)[1]
+    stale = version_of(client, game)
+    client.post(f"/games/{game}/hands", data=FIRST_HAND)  # the other phone saves hand 1: Us 1,585, over 1,000
+    mine = hand_form({"mixed_canastas": 1, "count": 100}, {"count": -50})
+    response = client.post(f"/games/{game}/hands", data={**mine, "version": stale})
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{game}"
+    sheet = text(client.get(f"/games/{game}"))
+    assert "Another phone saved the last hand meanwhile: the game is over, and this hand was not saved." in sheet
+    assert "Us won by 1,145 points." in sheet  # 1,585 - 440
+    assert "Save hand 2" not in sheet
+
+
 def test_an_edit_form_left_open_while_the_game_changed_overwrites_nothing(client, game):
     client.post(f"/games/{game}/hands", data=FIRST_HAND)
     stale = version_of(client, game, 1)

@@ -243,6 +243,12 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
             )
         undo.flash_once(gettext("Hand %(number)s saved.", number=just_saved + 1))
         return redirect(url_for("games.show", game_id=game_id), 303)
+    if not editing and stored.score.finished:  # the other phone's hand ended the game: nothing to offer again
+        flash(
+            gettext("Another phone saved the last hand meanwhile: the game is over, and this hand was not saved."),
+            "error",
+        )
+        return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
         form = _hand_form(stored, new_position, request.form)
