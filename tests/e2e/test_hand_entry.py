@@ -159,8 +159,11 @@ def test_a_letter_stays_where_it_was_typed_and_is_said_until_it_is_put_right(pag
     expect(naturals).to_have_value("2OO")
     expect(page.locator("#s0-natural_canastas-error")).to_contain_text("Digits only here: \u201cO\u201d")
     expect(count_error).to_contain_text("Digits only here: \u201cO\u201d")  # the other field still says its own
-    # Save is refused while they stand, and nothing typed is lost.
+    # Save is refused while they stand, and nothing typed is lost. (The server's refusal comes back as a new page in
+    # place of this one: wait for it, or a correction typed before it lands is typed into the page it replaces.)
+    page.locator("form.hand-form").evaluate("form => form.dataset.before = 'refusal'")
     page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.locator("form.hand-form[data-before]")).to_have_count(0)
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
     expect(count).to_have_value("1O5")
     expect(naturals).to_have_value("2OO")
