@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 from htmx_flask import request
 
 from .. import document, rights, rules, service, store
@@ -208,6 +208,11 @@ def _same_as_stored(stored: store.Stored, position: int) -> bool:
     )
 
 
+ENDED_MEANWHILE = lazy_gettext(
+    "Another phone saved the last hand meanwhile: the game is over, and this hand was not saved."
+)
+
+
 def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version: int | None) -> ResponseReturnValue:
     """The game changed on another phone (or this hand was sent twice) since the form was opened.
 
@@ -244,10 +249,7 @@ def _changed_meanwhile(game_id: str, position: int, editing: bool, sent_version:
         undo.flash_once(gettext("Hand %(number)s saved.", number=just_saved + 1))
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing and stored.score.finished:  # the other phone's hand ended the game: nothing to offer again
-        flash(
-            gettext("Another phone saved the last hand meanwhile: the game is over, and this hand was not saved."),
-            "error",
-        )
+        flash(ENDED_MEANWHILE, "error")
         return redirect(url_for("games.show", game_id=game_id), 303)
     if not editing:
         new_position = len(hands)
